@@ -5,8 +5,14 @@
 //! so that integration tests and fuzz targets can reach the parsers.
 
 pub mod blockdev;
+pub mod cli;
+pub mod cpu_loop;
 pub mod dd_io;
+pub mod membw;
+pub mod report;
+pub mod signals;
 pub mod sysinfo;
 pub mod sysroot;
+pub mod units;
 
 pub use sysroot::Sysroot;

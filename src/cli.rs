@@ -1,0 +1,367 @@
+//! The command line: clap lives here and nowhere else. [`parse`] turns the
+//! arguments into a plain [`Config`] that the rest of the program reads.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{ArgAction, Parser};
+
+/// Smallest accepted loop delay, in seconds (tests run short).
+pub const MIN_DELAY_S: f64 = 0.1;
+/// Largest accepted loop delay, in seconds (one day).
+pub const MAX_DELAY_S: f64 = 86_400.0;
+/// Below this delay the seed advises that results are unreliable.
+pub const ADVISED_DELAY_S: f64 = 10.0;
+/// Default upper bound of the temporary file: 4 GiB.
+pub const DEFAULT_MAX_SIZE_BYTES: u64 = 4 << 30;
+
+/// A section of the report that `--only` / `--skip` can name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Section {
+    /// `[ CPU info ]`
+    Cpuinfo,
+    /// `[ CPU loop ]`
+    Cpu,
+    /// `[ Memory ]`
+    Memory,
+    /// `[ Storage info ]` (and the device stack)
+    Storage,
+    /// `[ Storage bandwidth - ... ]`
+    Io,
+}
+
+impl Section {
+    /// Every section, in report order.
+    pub const ALL: [Section; 5] = [
+        Section::Cpuinfo,
+        Section::Cpu,
+        Section::Memory,
+        Section::Storage,
+        Section::Io,
+    ];
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Section::Cpuinfo => "cpuinfo",
+            Section::Cpu => "cpu",
+            Section::Memory => "memory",
+            Section::Storage => "storage",
+            Section::Io => "io",
+        }
+    }
+}
+
+/// Everything the program needs from the command line, clap-free.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// How long each step may run.
+    pub loop_delay: Duration,
+    /// The directory whose filesystem is benchmarked.
+    pub dir: PathBuf,
+    /// The sections to run, in report order.
+    pub sections: Vec<Section>,
+    /// Print the plan, measure and write nothing.
+    pub dry_run: bool,
+    /// Where `/proc`, `/sys` and `/dev` are read from (`/` when live).
+    pub sysroot: Option<PathBuf>,
+    /// Upper bound of the temporary file, in bytes.
+    pub max_size_bytes: u64,
+    /// One JSON document instead of the text report.
+    pub json: bool,
+    /// Extra sections after the standard report.
+    pub extended: bool,
+    /// No progress display on stderr.
+    pub quiet: bool,
+    /// Job counts of the storage bandwidth lines (hidden; benches use it).
+    pub io_jobs: Vec<u32>,
+    /// Deterministic stand-in figures instead of measurements (hidden; the
+    /// golden tests use it).
+    pub fake_figures: bool,
+}
+
+impl Config {
+    /// True when `s` is selected.
+    pub fn runs(&self, s: Section) -> bool {
+        self.sections.contains(&s)
+    }
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "quickbench",
+    version,
+    about = "A one-command Linux host benchmark: CPU info, CPU loop, memory, storage info and storage bandwidth",
+    long_about = None,
+    after_help = "Exit status: 0 every selected section ran; 1 a section could not run; \
+2 bad usage; 130 aborted by Ctrl-C (129 SIGHUP, 143 SIGTERM)."
+)]
+struct Args {
+    /// Seconds each step may run (default 30; decimals allowed, >= 0.1)
+    #[arg(value_name = "LOOP_DELAY", value_parser = parse_delay, allow_hyphen_values = true)]
+    loop_delay: Option<f64>,
+
+    /// Benchmark the filesystem holding DIR (default: the current directory)
+    #[arg(short = 'd', long = "dir", value_name = "DIR")]
+    dir: Option<PathBuf>,
+
+    /// Run only these sections, comma separated: cpuinfo, cpu, memory, storage, io
+    #[arg(long, value_name = "LIST", value_parser = parse_section_list, conflicts_with = "skip")]
+    only: Option<SectionList>,
+
+    /// Run all but these sections (same names as --only)
+    #[arg(long, value_name = "LIST", value_parser = parse_section_list)]
+    skip: Option<SectionList>,
+
+    /// Print the information sections and the storage plan; measure and write nothing
+    #[arg(long)]
+    dry_run: bool,
+
+    /// Read every /proc, /sys and /dev path under DIR (implies --dry-run)
+    #[arg(long, value_name = "DIR")]
+    sysroot: Option<PathBuf>,
+
+    /// Upper bound of the temporary file (e.g. 512M, 4G; default 4G)
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_size: Option<u64>,
+
+    /// One JSON document on stdout instead of the text report
+    #[arg(long)]
+    json: bool,
+
+    /// The standard report, then extra sections
+    #[arg(short = 'x', long)]
+    extended: bool,
+
+    /// No progress display on stderr
+    #[arg(short, long)]
+    quiet: bool,
+
+    /// Job counts of the storage bandwidth lines (for benchmark scripts)
+    #[arg(long, value_name = "LIST", value_parser = parse_jobs, hide = true)]
+    io_jobs: Option<JobList>,
+
+    /// Deterministic stand-in figures instead of measurements (for tests)
+    #[arg(long, hide = true, action = ArgAction::SetTrue)]
+    fake_figures: bool,
+}
+
+/// Parses the command line (`args` includes the program name). On bad usage
+/// returns clap's error, which prints a one-line reason and exits 2.
+pub fn parse<I, T>(args: I) -> Result<Config, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let a = Args::try_parse_from(args)?;
+    let sections: Vec<Section> = match (a.only.map(|l| l.0), a.skip.map(|l| l.0)) {
+        (Some(only), _) => Section::ALL
+            .into_iter()
+            .filter(|s| only.contains(s))
+            .collect(),
+        (None, Some(skip)) => Section::ALL
+            .into_iter()
+            .filter(|s| !skip.contains(s))
+            .collect(),
+        (None, None) => Section::ALL.to_vec(),
+    };
+    let dry_run = a.dry_run || (a.sysroot.is_some() && !a.fake_figures);
+    Ok(Config {
+        loop_delay: Duration::from_secs_f64(a.loop_delay.unwrap_or(30.0)),
+        dir: a.dir.unwrap_or_else(|| PathBuf::from(".")),
+        sections,
+        dry_run,
+        sysroot: a.sysroot,
+        max_size_bytes: a.max_size.unwrap_or(DEFAULT_MAX_SIZE_BYTES),
+        json: a.json,
+        extended: a.extended,
+        quiet: a.quiet,
+        io_jobs: a.io_jobs.map(|l| l.0).unwrap_or_else(|| vec![1, 4, 16]),
+        fake_figures: a.fake_figures,
+    })
+}
+
+/// A loop delay: a plain decimal number of seconds (`30`, `0.5`), within
+/// [`MIN_DELAY_S`, `MAX_DELAY_S`]. No exponents, signs, `nan` or `inf`.
+pub fn parse_delay(s: &str) -> Result<f64, String> {
+    let plain = !s.is_empty()
+        && s.chars().all(|c| c.is_ascii_digit() || c == '.')
+        && s.chars().filter(|&c| c == '.').count() <= 1
+        && s.chars().any(|c| c.is_ascii_digit());
+    if !plain {
+        return Err(format!(
+            "'{s}' is not a number of seconds (write e.g. 30 or 0.5)"
+        ));
+    }
+    let v: f64 = s
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number of seconds (write e.g. 30 or 0.5)"))?;
+    if v < MIN_DELAY_S {
+        return Err(format!(
+            "{s} s is too short: the loop delay must be at least {MIN_DELAY_S} s"
+        ));
+    }
+    if v > MAX_DELAY_S {
+        return Err(format!(
+            "{s} s is too long: the loop delay must be at most {MAX_DELAY_S} s (one day)"
+        ));
+    }
+    Ok(v)
+}
+
+/// The value of `--only` / `--skip`.
+#[derive(Debug, Clone)]
+struct SectionList(Vec<Section>);
+
+/// The value of `--io-jobs`.
+#[derive(Debug, Clone)]
+struct JobList(Vec<u32>);
+
+fn parse_section_list(s: &str) -> Result<SectionList, String> {
+    parse_sections(s).map(SectionList)
+}
+
+/// A comma-separated list of section names.
+pub fn parse_sections(s: &str) -> Result<Vec<Section>, String> {
+    let mut out = Vec::new();
+    for word in s.split(',') {
+        let word = word.trim();
+        match Section::ALL.iter().find(|sec| sec.name() == word) {
+            Some(sec) => out.push(*sec),
+            None => {
+                return Err(format!(
+                    "unknown section '{word}' (known: cpuinfo, cpu, memory, storage, io)"
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A size such as `4G`, `512M`, `1.5G`, `65536`: binary units K, M, G, T
+/// (an optional `iB` or `B` after the letter), at least 1 MiB.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let bad = || format!("'{s}' is not a size (write e.g. 512M or 4G)");
+    let t = s.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(t);
+    let (num, mult) = match t.chars().last() {
+        Some(c) if c.is_ascii_alphabetic() => {
+            let m: u64 = match c.to_ascii_uppercase() {
+                'K' => 1 << 10,
+                'M' => 1 << 20,
+                'G' => 1 << 30,
+                'T' => 1 << 40,
+                _ => return Err(bad()),
+            };
+            (&t[..t.len() - 1], m)
+        }
+        _ => (t, 1),
+    };
+    let plain = !num.is_empty()
+        && num.chars().all(|c| c.is_ascii_digit() || c == '.')
+        && num.chars().filter(|&c| c == '.').count() <= 1
+        && num.chars().any(|c| c.is_ascii_digit());
+    if !plain {
+        return Err(bad());
+    }
+    let v: f64 = num.parse().map_err(|_| bad())?;
+    let bytes = v * mult as f64;
+    if !(bytes.is_finite()) || bytes > (1u64 << 60) as f64 {
+        return Err(format!("'{s}' is too large"));
+    }
+    let bytes = bytes as u64;
+    if bytes < 1 << 20 {
+        return Err(format!(
+            "'{s}' is too small: the temporary file needs at least 1M"
+        ));
+    }
+    Ok(bytes)
+}
+
+/// A comma-separated list of job counts (1 to 256).
+fn parse_jobs(s: &str) -> Result<JobList, String> {
+    s.split(',')
+        .map(|w| match w.trim().parse::<u32>() {
+            Ok(n) if (1..=256).contains(&n) => Ok(n),
+            _ => Err(format!("'{w}' is not a job count from 1 to 256")),
+        })
+        .collect::<Result<Vec<u32>, String>>()
+        .map(JobList)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Args::command().debug_assert();
+    }
+
+    #[test]
+    fn defaults_are_the_originals() {
+        let c = parse(["quickbench"]).unwrap();
+        assert_eq!(c.loop_delay, Duration::from_secs(30));
+        assert_eq!(c.dir, PathBuf::from("."));
+        assert_eq!(c.sections, Section::ALL.to_vec());
+        assert_eq!(c.max_size_bytes, 4 << 30);
+        assert_eq!(c.io_jobs, vec![1, 4, 16]);
+        assert!(!c.dry_run);
+    }
+
+    #[test]
+    fn delay_accepts_plain_decimals_only() {
+        assert_eq!(parse_delay("30"), Ok(30.0));
+        assert_eq!(parse_delay("0.5"), Ok(0.5));
+        assert_eq!(parse_delay("0.1"), Ok(0.1));
+        for bad in [
+            "abc", "0", "-1", "1e9", "nan", "inf", "", "0.05", "1.2.3", ".", "100000",
+        ] {
+            assert!(parse_delay(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+
+    #[test]
+    fn only_and_skip_keep_report_order() {
+        let c = parse(["quickbench", "--only", "memory,cpuinfo"]).unwrap();
+        assert_eq!(c.sections, vec![Section::Cpuinfo, Section::Memory]);
+        let c = parse(["quickbench", "--skip", "io,storage"]).unwrap();
+        assert_eq!(
+            c.sections,
+            vec![Section::Cpuinfo, Section::Cpu, Section::Memory]
+        );
+        assert!(parse(["quickbench", "--only", "gpu"]).is_err());
+        assert!(parse(["quickbench", "--only", "cpu", "--skip", "io"]).is_err());
+    }
+
+    #[test]
+    fn sizes_are_binary() {
+        assert_eq!(parse_size("4G"), Ok(4 << 30));
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("512MiB"), Ok(512 << 20));
+        assert_eq!(parse_size("1.5G"), Ok(3 << 29));
+        assert_eq!(parse_size("1048576"), Ok(1 << 20));
+        for bad in ["0", "garbage", "", "-1G", "1X", "1e3M", "512K"] {
+            assert!(parse_size(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+
+    #[test]
+    fn sysroot_implies_dry_run() {
+        let c = parse(["quickbench", "--sysroot", "/tmp/x"]).unwrap();
+        assert!(c.dry_run);
+        let c = parse(["quickbench", "--sysroot", "/tmp/x", "--fake-figures"]).unwrap();
+        assert!(!c.dry_run);
+    }
+
+    #[test]
+    fn two_positionals_are_refused() {
+        assert!(parse(["quickbench", "1", "2"]).is_err());
+    }
+}

@@ -1,0 +1,207 @@
+//! The `[ CPU loop ]` step: a busy loop per job, jobs in parallel, each for
+//! the loop delay; the figure is the mean of the jobs' loops per second.
+//!
+//! **One loop** (version [`LOOP_VERSION`]) is one iteration of [`body`]:
+//! eight independent 64-bit chains, each advanced by one multiply by an odd
+//! constant followed by an xor with itself shifted right (a different shift
+//! per chain). Everything stays in registers: no memory traffic, no atomics,
+//! no shared cache line. Eight independent chains make the loop
+//! throughput-bound (the multiplier port is the bottleneck, not the chains'
+//! latency), so two jobs on SMT siblings of one core visibly slow each other
+//! while jobs on distinct cores do not. The stop flag is read (relaxed) once
+//! every [`BATCH`] loops. Changing the body changes [`LOOP_VERSION`].
+
+use std::hint::black_box;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Barrier};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// The definition of one loop; printed in the header. Bump it whenever
+/// [`body`] changes, since figures are then no longer comparable.
+pub const LOOP_VERSION: u32 = 1;
+
+/// A one-line description of the loop for the header.
+pub const LOOP_DESCRIPTION: &str = "8 independent multiply-xorshift chains";
+
+/// Loops between two reads of the stop flag.
+pub const BATCH: u64 = 4096;
+
+/// One CPU loop step: `jobs` jobs running together.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct LoopStep {
+    /// Number of jobs (threads) run together.
+    pub jobs: u32,
+    /// Loops per second of each job, over its own elapsed time.
+    pub loops_per_s_each: Vec<f64>,
+    /// Mean of `loops_per_s_each`: the figure printed.
+    pub loops_per_s_mean: f64,
+    /// Wall time of the step, in nanoseconds.
+    pub elapsed_ns: u64,
+    /// True when Ctrl-C ended the step before the loop delay.
+    pub cut_short: bool,
+}
+
+/// Job counts of the steps: 1, 2, 4, 8 ... while at most `usable_cpus`.
+pub fn job_counts(usable_cpus: usize) -> Vec<u32> {
+    let mut v = Vec::new();
+    let mut j = 1usize;
+    while j <= usable_cpus.max(1) {
+        v.push(j as u32);
+        j *= 2;
+    }
+    v
+}
+
+/// One loop, on eight chains held in registers.
+#[inline(always)]
+fn body(s: &mut [u64; 8]) {
+    const M: u64 = 0x9E37_79B9_7F4A_7C15;
+    s[0] = s[0].wrapping_mul(M);
+    s[0] ^= s[0] >> 29;
+    s[1] = s[1].wrapping_mul(M);
+    s[1] ^= s[1] >> 31;
+    s[2] = s[2].wrapping_mul(M);
+    s[2] ^= s[2] >> 27;
+    s[3] = s[3].wrapping_mul(M);
+    s[3] ^= s[3] >> 33;
+    s[4] = s[4].wrapping_mul(M);
+    s[4] ^= s[4] >> 25;
+    s[5] = s[5].wrapping_mul(M);
+    s[5] ^= s[5] >> 35;
+    s[6] = s[6].wrapping_mul(M);
+    s[6] ^= s[6] >> 23;
+    s[7] = s[7].wrapping_mul(M);
+    s[7] ^= s[7] >> 37;
+}
+
+/// Runs loops until `stop` is set; returns the number of loops done.
+#[inline(never)]
+pub fn spin(stop: &AtomicBool, seed: u64) -> u64 {
+    let mut s = [
+        seed | 1,
+        seed ^ 0x1234_5678_9abc_def1,
+        seed.rotate_left(7) | 1,
+        seed.rotate_left(13) ^ 3,
+        seed.rotate_left(19) | 5,
+        seed.rotate_left(23) ^ 7,
+        seed.rotate_left(29) | 9,
+        seed.rotate_left(31) ^ 11,
+    ];
+    let mut loops = 0u64;
+    while !stop.load(Ordering::Relaxed) {
+        for _ in 0..BATCH {
+            body(&mut s);
+        }
+        loops += BATCH;
+    }
+    black_box(s);
+    loops
+}
+
+/// Runs one step of `jobs` jobs for `duration`, or until `interrupted()`
+/// returns true (polled every 10 ms by the calling thread).
+pub fn run_step(jobs: u32, duration: Duration, interrupted: &dyn Fn() -> bool) -> LoopStep {
+    let stop = Arc::new(AtomicBool::new(false));
+    let barrier = Arc::new(Barrier::new(jobs as usize + 1));
+    let handles: Vec<_> = (0..jobs)
+        .map(|i| {
+            let stop = Arc::clone(&stop);
+            let barrier = Arc::clone(&barrier);
+            thread::spawn(move || {
+                barrier.wait();
+                let t0 = Instant::now();
+                let loops = spin(&stop, 0x5eed_0000 + u64::from(i));
+                (loops, t0.elapsed())
+            })
+        })
+        .collect();
+    barrier.wait();
+    let t0 = Instant::now();
+    let mut cut_short = false;
+    loop {
+        let left = duration.saturating_sub(t0.elapsed());
+        if left.is_zero() {
+            break;
+        }
+        if interrupted() {
+            cut_short = true;
+            break;
+        }
+        thread::sleep(left.min(Duration::from_millis(10)));
+    }
+    stop.store(true, Ordering::Relaxed);
+    let loops_per_s_each: Vec<f64> = handles
+        .into_iter()
+        .map(|h| match h.join() {
+            Ok((loops, el)) if el.as_secs_f64() > 0.0 => loops as f64 / el.as_secs_f64(),
+            _ => 0.0,
+        })
+        .collect();
+    let loops_per_s_mean = if loops_per_s_each.is_empty() {
+        0.0
+    } else {
+        loops_per_s_each.iter().sum::<f64>() / loops_per_s_each.len() as f64
+    };
+    LoopStep {
+        jobs,
+        loops_per_s_each,
+        loops_per_s_mean,
+        elapsed_ns: t0.elapsed().as_nanos() as u64,
+        cut_short,
+    }
+}
+
+/// A deterministic stand-in step for tests (`--fake-figures`).
+pub fn fake_step(jobs: u32, duration: Duration) -> LoopStep {
+    let each = 400_000_000.0 - 1_000.0 * f64::from(jobs);
+    LoopStep {
+        jobs,
+        loops_per_s_each: vec![each; jobs as usize],
+        loops_per_s_mean: each,
+        elapsed_ns: duration.as_nanos() as u64,
+        cut_short: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn job_counts_are_powers_of_two_up_to_the_cpus() {
+        assert_eq!(job_counts(1), vec![1]);
+        assert_eq!(job_counts(2), vec![1, 2]);
+        assert_eq!(job_counts(6), vec![1, 2, 4]);
+        assert_eq!(job_counts(8), vec![1, 2, 4, 8]);
+        assert_eq!(job_counts(0), vec![1]);
+    }
+
+    #[test]
+    fn body_is_deterministic_and_mixes() {
+        let mut a = [1u64; 8];
+        let mut b = [1u64; 8];
+        body(&mut a);
+        body(&mut b);
+        assert_eq!(a, b);
+        assert_ne!(a, [1u64; 8]);
+    }
+
+    #[test]
+    fn a_short_step_counts_loops_for_each_job() {
+        let s = run_step(2, Duration::from_millis(100), &|| false);
+        assert_eq!(s.jobs, 2);
+        assert_eq!(s.loops_per_s_each.len(), 2);
+        assert!(s.loops_per_s_each.iter().all(|&r| r > 1_000_000.0), "{s:?}");
+        assert!(!s.cut_short);
+        assert!(s.elapsed_ns >= 100_000_000);
+    }
+
+    #[test]
+    fn an_interrupt_cuts_the_step() {
+        let t0 = Instant::now();
+        let s = run_step(1, Duration::from_secs(30), &|| true);
+        assert!(s.cut_short);
+        assert!(t0.elapsed() < Duration::from_secs(5));
+    }
+}
