@@ -6,7 +6,9 @@ mod common_blockdev;
 use std::path::Path;
 
 use common_blockdev::Fx;
-use quickbench::blockdev::{render_stack, render_table, resolve_dir, storage_table, TargetKind};
+use quickbench::blockdev::{
+    device_type, render_stack, render_table, resolve_dir, storage_table, TargetKind,
+};
 
 const TB4: u64 = 7_814_037_168; // sectors of a 4 TB disk (3.6T)
 
@@ -285,7 +287,16 @@ fn zfs_pool_members_come_from_udev() {
     assert_eq!(t.devices, vec!["sda", "sdb"]);
     assert!(t.stacked);
     assert_eq!(t.notes[0], "ZFS pool tank on sda+sdb");
-    assert_eq!(render_stack(&fx.sys(), &t).unwrap().len(), 5);
+    assert_eq!(
+        render_stack(&fx.sys(), &t).unwrap(),
+        vec![
+            "NAME   SIZE TYPE MOUNTPOINT",
+            "sda1   3.6T part ",
+            "└─sda  3.6T disk ",
+            "sdb1   3.6T part ",
+            "└─sdb  3.6T disk ",
+        ]
+    );
     // rpool has no udev data: no devices, but a name and no stack.
     let t = resolve_dir(&fx.sys(), Path::new("/etc")).unwrap();
     assert_eq!(t.display, "rpool");
@@ -380,4 +391,65 @@ fn missing_mount_table_names_the_dir() {
     assert!(msg.contains("/srv/bench"), "{msg}");
     assert!(msg.contains("proc/self/mountinfo"), "{msg}");
     assert!(storage_table(&fx.sys()).is_empty());
+}
+
+#[test]
+fn type_rules_follow_lsblk() {
+    let fx = Fx::new();
+    two_sata(&fx);
+    let cd = "/sys/devices/pci0000:00/0000:00:1f.2/ata9/host8/target8:0:0/8:0:0:0";
+    fx.file(&format!("{cd}/type"), "5\n");
+    fx.disk(cd, "scsi", "sr0", 11, 0, 2_097_151);
+    let mmc = "/sys/devices/platform/mmc0/mmc_host/mmc0/mmc0:0001";
+    fx.file(&format!("{mmc}/type"), "SD\n");
+    fx.disk(mmc, "mmc", "mmcblk0", 179, 0, 1000);
+    let ctrl = "/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/nvme/nvme0";
+    fx.disk(ctrl, "nvme", "nvme0n1", 259, 0, 1000);
+    let dm = |name: &str, min: u32, uuid: Option<&str>| {
+        fx.virt(name, 253, min, 1000);
+        if let Some(u) = uuid {
+            fx.file(&format!("{}/dm/uuid", fx.devpath(name)), &format!("{u}\n"));
+        }
+    };
+    dm("dm-0", 0, Some("LVM-abc-def"));
+    dm("dm-1", 1, Some("CRYPT-LUKS2-0a1b-cr"));
+    dm("dm-2", 2, Some("CRYPT-PLAIN-x"));
+    dm("dm-3", 3, Some("mpath-3600c0ff"));
+    dm("dm-4", 4, Some("part1-mpath-3600c0ff"));
+    dm("dm-5", 5, Some("PARTX-y"));
+    dm("dm-6", 6, None);
+    dm("dm-7", 7, Some("DMRAID-isw_x"));
+    dm("dm-8", 8, Some("stratis-1-private"));
+    fx.virt("md0", 9, 0, 1000);
+    fx.file(&format!("{}/md/level", fx.devpath("md0")), "raid10\n");
+    fx.virt("md1", 9, 1, 1000);
+    fx.file(&format!("{}/md/level", fx.devpath("md1")), "\n");
+    fx.virt("loop0", 7, 0, 1000);
+    fx.virt("zram0", 252, 0, 1000);
+    let sys = fx.sys();
+    for (name, ty) in [
+        ("sda", "disk"),
+        ("sda1", "part"),
+        ("sr0", "rom"),
+        ("mmcblk0", "disk"),
+        ("nvme0n1", "disk"),
+        ("dm-0", "lvm"),
+        ("dm-1", "crypt"),
+        ("dm-2", "crypt"),
+        ("dm-3", "mpath"),
+        ("dm-4", "part"),
+        ("dm-5", "part"),
+        ("dm-6", "dm"),
+        ("dm-7", "dmraid"),
+        ("dm-8", "stratis"),
+        ("md0", "raid10"),
+        ("md1", "md"),
+        ("loop0", "loop"),
+        ("zram0", "disk"),
+    ] {
+        assert_eq!(device_type(&sys, name), ty, "{name}");
+    }
+    // Virtual devices have no `device` link: not in the table.
+    let names: Vec<String> = storage_table(&sys).into_iter().map(|r| r.name).collect();
+    assert_eq!(names, vec!["mmcblk0", "nvme0n1", "sda", "sdb", "sr0"]);
 }

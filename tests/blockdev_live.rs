@@ -244,3 +244,13 @@ fn live_tmpfs() {
     assert_eq!(t.source, "qbtmp");
     assert!(t.devices.is_empty());
 }
+
+#[test]
+fn live_missing_dir_is_named_in_the_error() {
+    let e = resolve_dir(&Sysroot::live(), Path::new("/nonexistent/qb-bench")).unwrap_err();
+    let msg = format!("{e:#}");
+    assert!(
+        msg.starts_with("benchmark directory /nonexistent/qb-bench: cannot resolve it"),
+        "{msg}"
+    );
+}
