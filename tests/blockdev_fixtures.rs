@@ -453,3 +453,23 @@ fn type_rules_follow_lsblk() {
     let names: Vec<String> = storage_table(&sys).into_iter().map(|r| r.name).collect();
     assert_eq!(names, vec!["mmcblk0", "nvme0n1", "sda", "sdb", "sr0"]);
 }
+
+#[test]
+fn block_stats_of_several_members_are_summed() {
+    let fx = Fx::new();
+    two_sata(&fx);
+    let sys = fx.sys();
+    let names = vec!["sda".to_string(), "sdb".to_string()];
+    let s = quickbench::blockdev::read_block_stats(&sys, &names).unwrap();
+    // Each fixture stat file is "1 0 8 0 2 0 16 0 0 0 0 0 0 0 0 0 0".
+    assert_eq!((s.read_ios, s.write_sectors, s.flush_ios), (2, 32, Some(0)));
+    assert_eq!(
+        quickbench::blockdev::block_stat_path(&sys, "sda1"),
+        fx.tmp.path().join("sys/class/block/sda1/stat")
+    );
+    assert_eq!(quickbench::blockdev::read_block_stats(&sys, &[]), None);
+    assert_eq!(
+        quickbench::blockdev::read_block_stats(&sys, &["sdz".into()]),
+        None
+    );
+}

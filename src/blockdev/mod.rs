@@ -25,6 +25,6 @@ pub use mountinfo::{parse_mountinfo, parse_mountinfo_line, unescape, MountInfo};
 pub use resolve::{resolve_dir, MountLookup, Target, TargetKind};
 pub use size::size_text;
 pub use stack::{device_type, render_stack};
-pub use stat::{block_stat_path, parse_block_stat, BlockStat};
+pub use stat::{block_stat_path, parse_block_stat, read_block_stats, BlockStat};
 pub use table::{render_table, storage_table, DiskRow, TABLE_HEADER};
 pub use udev::{parse_udev_db, UdevDb};

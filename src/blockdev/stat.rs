@@ -53,6 +53,21 @@ pub fn block_stat_path(sys: &Sysroot, name: &str) -> PathBuf {
     sys.path(format!("/sys/class/block/{name}/stat"))
 }
 
+/// Reads and sums the `stat` files of `names` (a target's devices); `None`
+/// when any is missing or malformed, or `names` is empty.
+pub fn read_block_stats(sys: &Sysroot, names: &[String]) -> Option<BlockStat> {
+    let mut total: Option<BlockStat> = None;
+    for n in names {
+        let text = sys.read_to_string(format!("/sys/class/block/{n}/stat")).ok()?;
+        let s = parse_block_stat(&text)?;
+        total = Some(match total {
+            Some(t) => t.sum(&s),
+            None => s,
+        });
+    }
+    total
+}
+
 /// Parses a `stat` file. `None` with fewer than 11 numbers; never panics.
 pub fn parse_block_stat(text: &str) -> Option<BlockStat> {
     let v: Vec<u64> = text
