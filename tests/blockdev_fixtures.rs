@@ -473,3 +473,36 @@ fn block_stats_of_several_members_are_summed() {
         None
     );
 }
+
+#[test]
+fn md_raid1_names_the_array_and_its_level() {
+    let fx = Fx::new();
+    two_sata(&fx);
+    fx.virt("md127", 9, 127, TB4 - 8192);
+    fx.file(&format!("{}/md/level", fx.devpath("md127")), "raid1\n");
+    fx.stack("md127", "sdb1");
+    fx.stack("md127", "sda1");
+    fx.file(
+        "/proc/swaps",
+        "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n/dev/sdb1 partition 1 0 -2\n",
+    );
+    fx.mountinfo(&[
+        "20 1 8:1 / / rw - ext4 /dev/sda1 rw",
+        "21 20 9:127 / /srv/raid\\040one rw - ext4 /dev/md127 rw",
+    ]);
+    let t = resolve_dir(&fx.sys(), Path::new("/srv/raid one/x")).unwrap();
+    assert_eq!(t.display, "md127");
+    assert_eq!(t.notes, vec!["md127 is raid1"]);
+    assert!(t.stacked);
+    assert_eq!(
+        render_stack(&fx.sys(), &t).unwrap(),
+        vec![
+            "NAME     SIZE TYPE  MOUNTPOINT",
+            "md127    3.6T raid1 /srv/raid one",
+            "├─sda1   3.6T part  /",
+            "│ └─sda  3.6T disk  ",
+            "└─sdb1   3.6T part  [SWAP]",
+            "  └─sdb  3.6T disk  ",
+        ]
+    );
+}

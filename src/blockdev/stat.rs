@@ -58,7 +58,9 @@ pub fn block_stat_path(sys: &Sysroot, name: &str) -> PathBuf {
 pub fn read_block_stats(sys: &Sysroot, names: &[String]) -> Option<BlockStat> {
     let mut total: Option<BlockStat> = None;
     for n in names {
-        let text = sys.read_to_string(format!("/sys/class/block/{n}/stat")).ok()?;
+        let text = sys
+            .read_to_string(format!("/sys/class/block/{n}/stat"))
+            .ok()?;
         let s = parse_block_stat(&text)?;
         total = Some(match total {
             Some(t) => t.sum(&s),
