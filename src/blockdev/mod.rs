@@ -1,2 +1,30 @@
 //! Block devices: the `[ Storage info ]` table, the device(s) behind a
-//! directory and the `[ Storage device stack ]`. (Being written.)
+//! directory and the `[ Storage device stack ]`.
+//!
+//! Reads `/sys/block`, `/sys/class/block`, `/sys/dev/block`,
+//! `/sys/fs/btrfs`, `/proc/self/mountinfo`, `/proc/swaps` and
+//! `/run/udev/data` through a [`Sysroot`](crate::sysroot::Sysroot), plus
+//! `statx(STATX_MNT_ID)` on a live system. Spawns no program.
+//!
+//! * [`storage_table`] / [`render_table`]: the table, exactly as the original.
+//! * [`resolve_dir`]: the [`Target`] behind a directory (kind, devices to
+//!   watch, the name for titles).
+//! * [`render_stack`]: the `lsblk -s -o NAME,SIZE,TYPE,MOUNTPOINT` tree.
+//! * [`block_stat_path`] / [`parse_block_stat`]: the I/O counters.
+
+mod mountinfo;
+mod resolve;
+mod size;
+mod stack;
+mod stat;
+mod sysfs;
+mod table;
+mod udev;
+
+pub use mountinfo::{parse_mountinfo, parse_mountinfo_line, unescape, MountInfo};
+pub use resolve::{resolve_dir, MountLookup, Target, TargetKind};
+pub use size::size_text;
+pub use stack::{device_type, render_stack};
+pub use stat::{block_stat_path, parse_block_stat, read_block_stats, BlockStat};
+pub use table::{render_table, storage_table, DiskRow, TABLE_HEADER};
+pub use udev::{parse_udev_db, UdevDb};

@@ -1,0 +1,388 @@
+//! The block device(s) behind a directory.
+//!
+//! Reads `/proc/self/mountinfo`, `statx(STATX_MNT_ID)` on a live system
+//! (else the longest component-wise mount-point prefix), `/sys/dev/block/`,
+//! `/sys/class/block/*`, `/sys/fs/btrfs/*/devices/`, `/run/udev/data/` and
+//! the mount options. Returns a [`Target`]: what the filesystem is, the
+//! kernel names of the disks to watch, and the name for report titles.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, Context};
+use serde::Serialize;
+
+use super::mountinfo::{self, MountInfo};
+use super::{sysfs, udev};
+use crate::sysroot::Sysroot;
+
+/// What kind of storage holds the filesystem.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TargetKind {
+    /// Local block device(s): disk, partition, dm, md, loop, btrfs members.
+    Block,
+    /// No local device: NFS, CIFS, Ceph, FUSE, 9p, virtiofs...
+    Network,
+    /// RAM: tmpfs, ramfs.
+    Memory,
+    /// overlayfs; the devices are those of its upper directory, if visible.
+    Overlay,
+    /// A ZFS dataset; the devices are the pool's member disks, if known.
+    Zfs,
+    /// Anything else (proc, an unresolvable source...).
+    Unknown,
+}
+
+/// How the mount holding the directory was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MountLookup {
+    /// `statx(STATX_MNT_ID)` matched a mount id: exact.
+    Statx,
+    /// Longest component-wise mount-point prefix of the resolved path.
+    Prefix,
+}
+
+/// The storage behind a directory.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Target {
+    /// The directory asked about, as given.
+    pub dir: PathBuf,
+    /// The resolved absolute path that was looked up.
+    pub path: PathBuf,
+    /// How the mount was found.
+    pub lookup: MountLookup,
+    /// mountinfo mount ID of the mount holding `path`.
+    pub mount_id: u64,
+    /// Its mount point.
+    pub mount_point: String,
+    /// Its root inside the filesystem (`/@home`, `/data/www` for a bind).
+    pub root: String,
+    /// Filesystem type (`ext4`, `btrfs`, `nfs4`).
+    pub fs_type: String,
+    /// Mount source (`/dev/vda`, `tank/data`, `server:/export`).
+    pub source: String,
+    /// Per-mount options.
+    pub mount_options: String,
+    /// Per-superblock options.
+    pub super_options: String,
+    /// What kind of storage this is.
+    pub kind: TargetKind,
+    /// Kernel names of the devices holding the filesystem as mounted
+    /// (`sda1`, `dm-0`, `sdb1`): the roots of the device stack.
+    pub members: Vec<String>,
+    /// Kernel names of the whole devices whose `stat` the I/O engine reads
+    /// (`sda` for `sda1`); empty when there is no local block device.
+    pub devices: Vec<String>,
+    /// Name for the bandwidth titles: `vda`, `sda+sdb`, `dm-0`, `tank`,
+    /// `tmpfs`, `nfs4 server:/export`. Never empty, never `?`.
+    pub display: String,
+    /// True when a `[ Storage device stack ]` section applies (dm, md, loop,
+    /// multi-device btrfs, ZFS, any device with slaves).
+    pub stacked: bool,
+    /// Human notes: partition, dm name, md level, loop backing file, overlay
+    /// upper directory.
+    pub notes: Vec<String>,
+}
+
+/// The part of a [`Target`] that depends on the mount only.
+struct Storage {
+    kind: TargetKind,
+    members: Vec<String>,
+    devices: Vec<String>,
+    display: String,
+    stacked: bool,
+    notes: Vec<String>,
+}
+
+/// Resolves the storage behind `dir`.
+///
+/// On a live system `dir` is a real path (resolved with `realpath` and
+/// `statx`); under a dump sysroot it is interpreted against the dump's
+/// mountinfo only.
+pub fn resolve_dir(sys: &Sysroot, dir: &Path) -> anyhow::Result<Target> {
+    let mounts = mountinfo::read_mountinfo(sys).with_context(|| {
+        format!(
+            "cannot find the filesystem of {}: the mount table is unreadable (is /proc mounted?)",
+            dir.display()
+        )
+    })?;
+    let (path, found) = find_mount(sys, &mounts, dir)?;
+    let (lookup, m) = found.ok_or_else(|| {
+        anyhow!(
+            "no mount in {} holds {}; choose a directory on a mounted filesystem",
+            sys.path("/proc/self/mountinfo").display(),
+            path.display()
+        )
+    })?;
+    let st = classify(sys, &mounts, m, 0);
+    Ok(Target {
+        dir: dir.to_path_buf(),
+        path,
+        lookup,
+        mount_id: m.mount_id,
+        mount_point: m.mount_point.clone(),
+        root: m.root.clone(),
+        fs_type: m.fs_type.clone(),
+        source: m.mount_source.clone(),
+        mount_options: m.mount_options.clone(),
+        super_options: m.super_options.clone(),
+        kind: st.kind,
+        members: st.members,
+        devices: st.devices,
+        display: st.display,
+        stacked: st.stacked,
+        notes: st.notes,
+    })
+}
+
+type Found<'a> = Option<(MountLookup, &'a MountInfo)>;
+
+/// The resolved path of `dir` and the mount holding it.
+fn find_mount<'a>(
+    sys: &Sysroot,
+    mounts: &'a [MountInfo],
+    dir: &Path,
+) -> anyhow::Result<(PathBuf, Found<'a>)> {
+    if !sys.is_live() {
+        let path = mountinfo::normalize(&Path::new("/").join(dir));
+        let m = mountinfo::find_by_prefix(mounts, &path);
+        return Ok((path, m.map(|m| (MountLookup::Prefix, m))));
+    }
+    let path = std::fs::canonicalize(dir).with_context(|| {
+        format!(
+            "benchmark directory {}: cannot resolve it; give an existing, readable directory",
+            dir.display()
+        )
+    })?;
+    Ok((path.clone(), lookup_live(mounts, &path)))
+}
+
+fn lookup_live<'a>(mounts: &'a [MountInfo], path: &Path) -> Found<'a> {
+    if let Some(id) = mountinfo::statx_mount_id(path) {
+        if let Some(m) = mounts.iter().find(|m| m.mount_id == id) {
+            return Some((MountLookup::Statx, m));
+        }
+    }
+    mountinfo::find_by_prefix(mounts, path).map(|m| (MountLookup::Prefix, m))
+}
+
+const MEMORY_FS: &[&str] = &["tmpfs", "ramfs", "devtmpfs", "hugetlbfs"];
+const NETWORK_FS: &[&str] = &[
+    "nfs",
+    "nfs4",
+    "cifs",
+    "smb3",
+    "smbfs",
+    "ceph",
+    "glusterfs",
+    "9p",
+    "virtiofs",
+    "afs",
+    "lustre",
+    "gpfs",
+    "beegfs",
+    "ocfs2",
+    "gfs2",
+    "fuse",
+    "sshfs",
+    "davfs",
+];
+
+/// `ext4 /dev/sda1`, `nfs4 server:/export`, or the type alone when the
+/// source says nothing more (`tmpfs tmpfs`, `none`, empty).
+fn describe(m: &MountInfo) -> String {
+    let src = m.mount_source.as_str();
+    if src.is_empty() || src == m.fs_type || src == "none" {
+        m.fs_type.clone()
+    } else {
+        format!("{} {}", m.fs_type, src)
+    }
+}
+
+fn no_device(kind: TargetKind, display: String, notes: Vec<String>) -> Storage {
+    Storage {
+        kind,
+        members: Vec::new(),
+        devices: Vec::new(),
+        display,
+        stacked: false,
+        notes,
+    }
+}
+
+fn classify(sys: &Sysroot, mounts: &[MountInfo], m: &MountInfo, depth: usize) -> Storage {
+    let fs = m.fs_type.as_str();
+    if m.major != 0 {
+        let name = sysfs::name_of_devno(sys, m.major, m.minor)
+            .or_else(|| sysfs::name_of_source(sys, &m.mount_source));
+        return match name {
+            Some(n) => block(sys, vec![n]),
+            None => unknown(m),
+        };
+    }
+    match fs {
+        "btrfs" => match sysfs::name_of_source(sys, &m.mount_source) {
+            Some(n) => block(sys, btrfs_members(sys, &n)),
+            None => unknown(m),
+        },
+        "bcachefs" => {
+            let names: Vec<String> = m
+                .mount_source
+                .split(':')
+                .filter_map(|s| sysfs::name_of_source(sys, s))
+                .collect();
+            if names.is_empty() {
+                unknown(m)
+            } else {
+                block(sys, names)
+            }
+        }
+        "zfs" => zfs(sys, m),
+        "overlay" => overlay(sys, mounts, m, depth),
+        _ if MEMORY_FS.contains(&fs) => no_device(TargetKind::Memory, fs.to_string(), vec![]),
+        _ if NETWORK_FS.contains(&fs) || fs.starts_with("fuse.") || fs.starts_with("nfs") => {
+            match sysfs::name_of_source(sys, &m.mount_source) {
+                Some(n) => block(sys, vec![n]),
+                None => no_device(TargetKind::Network, describe(m), vec![]),
+            }
+        }
+        _ => match sysfs::name_of_source(sys, &m.mount_source) {
+            Some(n) => block(sys, vec![n]),
+            None => unknown(m),
+        },
+    }
+}
+
+fn unknown(m: &MountInfo) -> Storage {
+    no_device(
+        TargetKind::Unknown,
+        describe(m),
+        vec![format!(
+            "no block device found for {} (MAJ:MIN {}:{})",
+            describe(m),
+            m.major,
+            m.minor
+        )],
+    )
+}
+
+/// Storage on the kernel devices `names` (partitions map to their disks).
+fn block(sys: &Sysroot, mut names: Vec<String>) -> Storage {
+    names.sort_by_key(|n| sysfs::devno(sys, n).map(|(a, b)| sysfs::makedev(a, b)));
+    names.dedup();
+    let mut devices: Vec<String> = Vec::new();
+    let mut notes = Vec::new();
+    for n in &names {
+        let disk = sysfs::whole_disk(sys, n);
+        if &disk != n {
+            notes.push(format!("{n} is a partition of {disk}"));
+        }
+        if let Some(dm) = sysfs::dm_name(sys, &disk) {
+            notes.push(format!("{disk} is /dev/mapper/{dm}"));
+        }
+        if disk.starts_with("md") {
+            if let Some(level) = sysfs::md_level(sys, &disk) {
+                notes.push(format!("{disk} is {level}"));
+            }
+        }
+        if let Some(f) = sysfs::loop_backing_file(sys, &disk) {
+            notes.push(format!("{disk} is backed by {f}"));
+        }
+        if !devices.contains(&disk) {
+            devices.push(disk);
+        }
+    }
+    let stacked = names.len() > 1 || devices.iter().any(|d| sysfs::is_stacked(sys, d));
+    Storage {
+        kind: TargetKind::Block,
+        display: devices
+            .iter()
+            .map(|d| d.replace('!', "/"))
+            .collect::<Vec<_>>()
+            .join("+"),
+        members: names,
+        devices,
+        stacked,
+        notes,
+    }
+}
+
+/// Every member of the btrfs filesystem that `name` belongs to, from
+/// `/sys/fs/btrfs/<FSID>/devices/`; just `name` when sysfs does not say.
+fn btrfs_members(sys: &Sysroot, name: &str) -> Vec<String> {
+    for fsid in sys.list_dir("/sys/fs/btrfs").unwrap_or_default() {
+        let devs = format!("/sys/fs/btrfs/{fsid}/devices");
+        if sys.exists(format!("{devs}/{name}")) {
+            let all = sys.list_dir(&devs).unwrap_or_default();
+            if !all.is_empty() {
+                return all;
+            }
+        }
+    }
+    vec![name.to_string()]
+}
+
+fn zfs(sys: &Sysroot, m: &MountInfo) -> Storage {
+    let pool = m
+        .mount_source
+        .split(['/', '@'])
+        .next()
+        .filter(|p| !p.is_empty())
+        .unwrap_or("zfs")
+        .to_string();
+    let names: Vec<String> = udev::zfs_members(sys, &pool)
+        .into_iter()
+        .filter_map(|(a, b)| sysfs::name_of_devno(sys, a, b))
+        .collect();
+    if names.is_empty() {
+        let note = format!("ZFS pool {pool}: member disks unknown (no udev data)");
+        return no_device(TargetKind::Zfs, pool, vec![note]);
+    }
+    let b = block(sys, names);
+    let mut notes = vec![format!("ZFS pool {pool} on {}", b.display)];
+    notes.extend(b.notes);
+    Storage {
+        kind: TargetKind::Zfs,
+        display: pool,
+        stacked: true,
+        notes,
+        ..b
+    }
+}
+
+/// overlayfs: the writes land in `upperdir=`; resolve that path again. In a
+/// container the upper directory is a host path that is not visible.
+fn overlay(sys: &Sysroot, mounts: &[MountInfo], m: &MountInfo, depth: usize) -> Storage {
+    let hidden = |why: String| no_device(TargetKind::Overlay, "overlay".to_string(), vec![why]);
+    let Some(upper) = m.option("upperdir") else {
+        return hidden("overlay without upperdir (read-only)".to_string());
+    };
+    if depth >= 4 {
+        return hidden(format!("overlay upperdir {upper}: too deeply nested"));
+    }
+    let found = if sys.is_live() {
+        std::fs::canonicalize(&upper)
+            .ok()
+            .and_then(|p| lookup_live(mounts, &p))
+    } else {
+        mountinfo::find_by_prefix(mounts, &mountinfo::normalize(Path::new(&upper)))
+            .map(|u| (MountLookup::Prefix, u))
+    };
+    match found {
+        Some((_, u)) if u.mount_id != m.mount_id => {
+            let inner = classify(sys, mounts, u, depth + 1);
+            let mut notes = vec![format!(
+                "overlay: writes go to upperdir {upper} on {}",
+                inner.display
+            )];
+            notes.extend(inner.notes);
+            Storage {
+                kind: TargetKind::Overlay,
+                notes,
+                ..inner
+            }
+        }
+        _ => hidden(format!("overlay upperdir {upper} is not visible here")),
+    }
+}

@@ -1,0 +1,167 @@
+//! Small readers of `/sys/class/block/<name>/...` and `/sys/dev/block/`.
+//!
+//! Every function takes a kernel name as sysfs spells it (`sda1`, `dm-0`,
+//! `cciss!c0d0`) and returns plain values; a missing file gives `None` or an
+//! empty list, never an error.
+
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
+use std::path::Path;
+
+use crate::sysroot::Sysroot;
+
+fn class(name: &str, file: &str) -> String {
+    if file.is_empty() {
+        format!("/sys/class/block/{name}")
+    } else {
+        format!("/sys/class/block/{name}/{file}")
+    }
+}
+
+/// True when `/sys/class/block/<name>` exists.
+pub fn exists(sys: &Sysroot, name: &str) -> bool {
+    !name.is_empty() && !name.contains('/') && sys.exists(class(name, ""))
+}
+
+/// The kernel name of the block device `MAJ:MIN`, from the link
+/// `/sys/dev/block/MAJ:MIN`.
+pub fn name_of_devno(sys: &Sysroot, major: u32, minor: u32) -> Option<String> {
+    let real = sys
+        .canonicalize(format!("/sys/dev/block/{major}:{minor}"))
+        .ok()?;
+    Some(real.file_name()?.to_string_lossy().into_owned())
+}
+
+/// `MAJ:MIN` of a device, from `/sys/class/block/<name>/dev`.
+pub fn devno(sys: &Sysroot, name: &str) -> Option<(u32, u32)> {
+    let s = sys.read_trimmed(class(name, "dev"))?;
+    let (a, b) = s.split_once(':')?;
+    Some((a.parse().ok()?, b.parse().ok()?))
+}
+
+/// glibc's `makedev()` value, the order `lsblk` sorts siblings by.
+pub fn makedev(major: u32, minor: u32) -> u64 {
+    let (ma, mi) = (u64::from(major), u64::from(minor));
+    ((ma & 0xffff_f000) << 32) | ((ma & 0xfff) << 8) | ((mi & 0xffff_ff00) << 12) | (mi & 0xff)
+}
+
+/// True when the device is a partition (`partition` file present).
+pub fn is_partition(sys: &Sysroot, name: &str) -> bool {
+    sys.exists(class(name, "partition"))
+}
+
+/// The whole disk holding a partition: the basename of the resolved parent
+/// directory (`sda1` -> `sda`). `None` for a whole disk.
+pub fn parent_disk(sys: &Sysroot, name: &str) -> Option<String> {
+    if !is_partition(sys, name) {
+        return None;
+    }
+    let real = sys.canonicalize(class(name, "")).ok()?;
+    Some(real.parent()?.file_name()?.to_string_lossy().into_owned())
+}
+
+/// The whole disk of `name`: its parent disk for a partition, else itself.
+pub fn whole_disk(sys: &Sysroot, name: &str) -> String {
+    parent_disk(sys, name).unwrap_or_else(|| name.to_string())
+}
+
+/// Size in bytes (`size` is in 512-byte sectors).
+pub fn size_bytes(sys: &Sysroot, name: &str) -> Option<u64> {
+    let sectors: u64 = sys.read_trimmed(class(name, "size"))?.parse().ok()?;
+    Some(sectors.saturating_mul(512))
+}
+
+/// `dm/name` of a device-mapper device (`vg0-root`).
+pub fn dm_name(sys: &Sysroot, name: &str) -> Option<String> {
+    sys.read_trimmed(class(name, "dm/name"))
+}
+
+/// `dm/uuid` of a device-mapper device (`LVM-...`, `CRYPT-LUKS2-...`).
+pub fn dm_uuid(sys: &Sysroot, name: &str) -> Option<String> {
+    sys.read_trimmed(class(name, "dm/uuid"))
+}
+
+/// `md/level` of an md array (`raid1`).
+pub fn md_level(sys: &Sysroot, name: &str) -> Option<String> {
+    sys.read_trimmed(class(name, "md/level"))
+}
+
+/// `loop/backing_file` of a loop device.
+pub fn loop_backing_file(sys: &Sysroot, name: &str) -> Option<String> {
+    sys.read_trimmed(class(name, "loop/backing_file"))
+}
+
+/// Entries of `slaves/` (the devices this one is built on), sorted by name.
+pub fn slaves(sys: &Sysroot, name: &str) -> Vec<String> {
+    sys.list_dir(class(name, "slaves")).unwrap_or_default()
+}
+
+/// True for devices built on others: dm, md, loop, or any with slaves.
+pub fn is_stacked(sys: &Sysroot, name: &str) -> bool {
+    name.starts_with("dm-")
+        || name.starts_with("md")
+        || name.starts_with("loop")
+        || !slaves(sys, name).is_empty()
+}
+
+/// The kernel name behind a mount source such as `/dev/sda1`,
+/// `/dev/mapper/vg0-root` or `/dev/root`: the node's `st_rdev` when it is a
+/// block device, else the resolved node name, else (containers without
+/// `/dev` nodes) the basename or the dm device whose `dm/name` matches.
+pub fn name_of_source(sys: &Sysroot, source: &str) -> Option<String> {
+    if !source.starts_with("/dev/") {
+        return None;
+    }
+    if let Ok(md) = std::fs::metadata(sys.path(source)) {
+        if md.file_type().is_block_device() {
+            let rdev = md.rdev();
+            if let Some(n) = name_of_devno(sys, libc::major(rdev), libc::minor(rdev)) {
+                return Some(n);
+            }
+        }
+    }
+    if let Ok(real) = sys.canonicalize(source) {
+        if let Some(base) = real.file_name().map(|b| b.to_string_lossy().into_owned()) {
+            if exists(sys, &base) {
+                return Some(base);
+            }
+        }
+    }
+    let base = Path::new(source)
+        .file_name()?
+        .to_string_lossy()
+        .into_owned();
+    if let Some(dm) = source.strip_prefix("/dev/mapper/") {
+        let found = sys
+            .list_dir("/sys/block")
+            .unwrap_or_default()
+            .into_iter()
+            .find(|n| n.starts_with("dm-") && dm_name(sys, n).as_deref() == Some(dm));
+        if found.is_some() {
+            return found;
+        }
+    }
+    exists(sys, &base).then_some(base)
+}
+
+/// Active swap devices' kernel names (from `/proc/swaps`).
+pub fn swap_names(sys: &Sysroot) -> Vec<String> {
+    let text = sys.read_to_string("/proc/swaps").unwrap_or_default();
+    text.lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next())
+        .filter_map(|f| name_of_source(sys, &super::mountinfo::unescape(f)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn makedev_orders_like_glibc() {
+        assert_eq!(makedev(8, 0), 0x800);
+        assert_eq!(makedev(259, 1), 0x10301);
+        assert!(makedev(8, 256) > makedev(259, 0));
+        assert!(makedev(8, 1) < makedev(8, 16));
+    }
+}

@@ -1,0 +1,264 @@
+//! Live tests on this machine: loop-device filesystems (ext4, xfs, btrfs on
+//! two loops, overlay over ext4) and tmpfs, each resolved to the right names.
+//! They need root and the mkfs tools; otherwise they print why and pass.
+//! Every mount and loop device is undone by a guard's `Drop`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use quickbench::blockdev::{render_stack, render_table, resolve_dir, storage_table, TargetKind};
+use quickbench::Sysroot;
+
+fn have(tool: &str) -> bool {
+    std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).any(|d| d.join(tool).is_file()))
+        .unwrap_or(false)
+}
+
+/// Why this live test cannot run here, if it cannot.
+fn skip_reason(tools: &[&str]) -> Option<String> {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return Some("not root".into());
+    }
+    if !Path::new("/dev/loop-control").exists() {
+        return Some("no /dev/loop-control".into());
+    }
+    tools
+        .iter()
+        .find(|t| !have(t))
+        .map(|t| format!("{t} is not installed"))
+}
+
+macro_rules! need {
+    ($($tool:expr),*) => {
+        if let Some(why) = skip_reason(&["losetup", "mount", "umount", $($tool),*]) {
+            let test = std::thread::current().name().unwrap_or("?").to_string();
+            eprintln!("skipping {test}: {why}");
+            return;
+        }
+    };
+}
+
+fn run(cmd: &str, args: &[&str]) -> String {
+    let out = Command::new(cmd).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{cmd} {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// Loop devices and mounts made by a test, undone in reverse on drop.
+struct Guard {
+    tmp: tempfile::TempDir,
+    mounts: Vec<PathBuf>,
+    loops: Vec<String>,
+}
+
+impl Guard {
+    fn new() -> Self {
+        Guard {
+            tmp: tempfile::tempdir().unwrap(),
+            mounts: Vec::new(),
+            loops: Vec::new(),
+        }
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.tmp.path().join(rel)
+    }
+
+    /// A sparse image of `mib` MiB attached to a free loop device: its
+    /// kernel name (`loop3`).
+    fn loop_dev(&mut self, img: &str, mib: u64) -> String {
+        let p = self.path(img);
+        std::fs::File::create(&p)
+            .unwrap()
+            .set_len(mib << 20)
+            .unwrap();
+        let dev = run("losetup", &["-f", "--show", p.to_str().unwrap()]);
+        let name = dev.trim_start_matches("/dev/").to_string();
+        self.loops.push(name.clone());
+        name
+    }
+
+    fn mount(&mut self, args: &[&str], at: &str) -> PathBuf {
+        let mp = self.path(at);
+        std::fs::create_dir_all(&mp).unwrap();
+        let mut all: Vec<&str> = args.to_vec();
+        all.push(mp.to_str().unwrap());
+        run("mount", &all);
+        self.mounts.push(mp.clone());
+        mp
+    }
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        for m in self.mounts.iter().rev() {
+            let ok = Command::new("umount")
+                .arg(m)
+                .status()
+                .is_ok_and(|s| s.success());
+            if !ok {
+                let _ = Command::new("umount").arg("-l").arg(m).status();
+            }
+        }
+        for l in self.loops.iter().rev() {
+            let _ = Command::new("losetup")
+                .arg("-d")
+                .arg(format!("/dev/{l}"))
+                .status();
+        }
+    }
+}
+
+fn ext4_on_loop(g: &mut Guard, at: &str) -> (String, PathBuf) {
+    let dev = g.loop_dev(&format!("{at}.img"), 64);
+    run("mkfs.ext4", &["-q", "-F", &format!("/dev/{dev}")]);
+    let mp = g.mount(&[&format!("/dev/{dev}")], at);
+    (dev, mp)
+}
+
+#[test]
+fn live_root_resolves_and_table_matches_the_original() {
+    let sys = Sysroot::live();
+    let t = resolve_dir(&sys, Path::new("/")).unwrap();
+    eprintln!("/ -> {} ({:?}, {:?})", t.display, t.kind, t.devices);
+    assert!(!t.display.is_empty() && !t.display.contains('?'));
+    let lines = render_table(&storage_table(&sys));
+    eprintln!("{}", lines.join("\n"));
+    // This VM: the bash original printed exactly this table.
+    let disks: Vec<String> = storage_table(&sys).into_iter().map(|r| r.name).collect();
+    if t.source == "/dev/vda" && disks == ["vda"] {
+        assert_eq!(t.display, "vda");
+        assert_eq!(t.devices, vec!["vda"]);
+        assert_eq!(t.lookup, quickbench::blockdev::MountLookup::Statx);
+        assert_eq!(
+            lines,
+            vec![
+                "Name      Bus     Size(GB)  QDepth  Model",
+                "vda       virtio      256        ?  ?",
+            ]
+        );
+    }
+}
+
+#[test]
+fn live_ext4_on_loop() {
+    need!("mkfs.ext4");
+    let mut g = Guard::new();
+    let (dev, mp) = ext4_on_loop(&mut g, "e");
+    std::fs::create_dir(mp.join("sub")).unwrap();
+    let sys = Sysroot::live();
+    let t = resolve_dir(&sys, &mp.join("sub")).unwrap();
+    assert_eq!(t.kind, TargetKind::Block);
+    assert_eq!(t.fs_type, "ext4");
+    assert_eq!(t.display, dev);
+    assert_eq!(t.devices, vec![dev.clone()]);
+    assert!(t.stacked);
+    let img = g.path("e.img");
+    assert_eq!(
+        t.notes,
+        vec![format!("{dev} is backed by {}", img.display())]
+    );
+    let name_w = dev.len().max(4);
+    assert_eq!(
+        render_stack(&sys, &t).unwrap(),
+        vec![
+            format!("{:<name_w$} SIZE TYPE MOUNTPOINT", "NAME"),
+            format!("{dev:<name_w$}  64M loop {}", mp.display()),
+        ]
+    );
+}
+
+#[test]
+fn live_xfs_on_loop() {
+    need!("mkfs.xfs");
+    let mut g = Guard::new();
+    let dev = g.loop_dev("x.img", 300);
+    run("mkfs.xfs", &["-q", "-f", &format!("/dev/{dev}")]);
+    let mp = g.mount(&[&format!("/dev/{dev}")], "x");
+    let t = resolve_dir(&Sysroot::live(), &mp).unwrap();
+    assert_eq!(
+        (t.fs_type.as_str(), t.display.as_str()),
+        ("xfs", dev.as_str())
+    );
+}
+
+#[test]
+fn live_btrfs_across_two_loops() {
+    need!("mkfs.btrfs");
+    let mut g = Guard::new();
+    let a = g.loop_dev("b1.img", 256);
+    let b = g.loop_dev("b2.img", 256);
+    let (da, db) = (format!("/dev/{a}"), format!("/dev/{b}"));
+    run(
+        "mkfs.btrfs",
+        &["-q", "-f", "-d", "single", "-m", "raid1", &da, &db],
+    );
+    let mp = g.mount(&["-o", &format!("device={db}"), &da], "b");
+    let sys = Sysroot::live();
+    let t = resolve_dir(&sys, &mp).unwrap();
+    let mut expect = vec![a.clone(), b.clone()];
+    expect.sort_by_key(|n| n.trim_start_matches("loop").parse::<u32>().unwrap());
+    assert_eq!(t.fs_type, "btrfs");
+    assert_eq!(t.kind, TargetKind::Block);
+    assert_eq!(t.devices, expect);
+    assert_eq!(t.display, expect.join("+"));
+    assert!(t.stacked);
+    // A subvolume has its own anonymous device number: same answer.
+    run(
+        "btrfs",
+        &["-q", "subvolume", "create", mp.join("sv").to_str().unwrap()],
+    );
+    let t2 = resolve_dir(&sys, &mp.join("sv")).unwrap();
+    assert_eq!(t2.display, t.display);
+    let stack = render_stack(&sys, &t).unwrap();
+    assert_eq!(stack.len(), 3, "{stack:?}");
+}
+
+#[test]
+fn live_overlay_over_ext4() {
+    need!("mkfs.ext4");
+    let mut g = Guard::new();
+    let (dev, mp) = ext4_on_loop(&mut g, "o");
+    for d in ["lower", "upper", "work"] {
+        std::fs::create_dir(mp.join(d)).unwrap();
+    }
+    let opts = format!(
+        "lowerdir={},upperdir={},workdir={}",
+        mp.join("lower").display(),
+        mp.join("upper").display(),
+        mp.join("work").display()
+    );
+    let merged = g.mount(&["-t", "overlay", "overlay", "-o", &opts], "merged");
+    let t = resolve_dir(&Sysroot::live(), &merged).unwrap();
+    assert_eq!(t.kind, TargetKind::Overlay);
+    assert_eq!(t.fs_type, "overlay");
+    assert_eq!(t.display, dev);
+    assert_eq!(t.devices, vec![dev]);
+}
+
+#[test]
+fn live_tmpfs() {
+    need!();
+    let mut g = Guard::new();
+    let mp = g.mount(&["-t", "tmpfs", "-o", "size=1m", "qbtmp"], "t");
+    let t = resolve_dir(&Sysroot::live(), &mp).unwrap();
+    assert_eq!((t.kind, t.display.as_str()), (TargetKind::Memory, "tmpfs"));
+    assert_eq!(t.source, "qbtmp");
+    assert!(t.devices.is_empty());
+}
+
+#[test]
+fn live_missing_dir_is_named_in_the_error() {
+    let e = resolve_dir(&Sysroot::live(), Path::new("/nonexistent/qb-bench")).unwrap_err();
+    let msg = format!("{e:#}");
+    assert!(
+        msg.starts_with("benchmark directory /nonexistent/qb-bench: cannot resolve it"),
+        "{msg}"
+    );
+}

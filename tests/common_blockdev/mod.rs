@@ -1,0 +1,146 @@
+//! Builds fixture sysroots with the kernel's real sysfs symlink layout:
+//! `/sys/devices/.../block/<disk>[/<part>]` directories, and the links
+//! `/sys/block/<disk>`, `/sys/class/block/<name>`, `/sys/dev/block/M:m`,
+//! `slaves/`, `holders/`, `device`, `device/subsystem`.
+#![allow(dead_code)]
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fs;
+use std::path::{Component, Path, PathBuf};
+
+use quickbench::Sysroot;
+
+pub struct Fx {
+    pub tmp: tempfile::TempDir,
+    devpaths: RefCell<HashMap<String, String>>,
+}
+
+/// `to` relative to the directory `from_dir` (both absolute system paths).
+fn rel(from_dir: &str, to: &str) -> PathBuf {
+    let f: Vec<Component> = Path::new(from_dir).components().collect();
+    let t: Vec<Component> = Path::new(to).components().collect();
+    let common = f.iter().zip(&t).take_while(|(a, b)| a == b).count();
+    let mut out = PathBuf::new();
+    for _ in common..f.len() {
+        out.push("..");
+    }
+    for c in &t[common..] {
+        out.push(c);
+    }
+    out
+}
+
+impl Fx {
+    pub fn new() -> Self {
+        Fx {
+            tmp: tempfile::tempdir().unwrap(),
+            devpaths: RefCell::new(HashMap::new()),
+        }
+    }
+
+    pub fn sys(&self) -> Sysroot {
+        Sysroot::new(self.tmp.path())
+    }
+
+    fn real(&self, abs: &str) -> PathBuf {
+        self.tmp.path().join(abs.trim_start_matches('/'))
+    }
+
+    pub fn file(&self, abs: &str, content: &str) {
+        let p = self.real(abs);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, content).unwrap();
+    }
+
+    pub fn dir(&self, abs: &str) {
+        fs::create_dir_all(self.real(abs)).unwrap();
+    }
+
+    /// A relative symlink at `abs` pointing at the system path `to`.
+    pub fn link(&self, abs: &str, to: &str) {
+        let p = self.real(abs);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        let parent = Path::new(abs)
+            .parent()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
+        std::os::unix::fs::symlink(rel(&parent, to), p).unwrap();
+    }
+
+    pub fn devpath(&self, name: &str) -> String {
+        self.devpaths.borrow()[name].clone()
+    }
+
+    fn register(&self, name: &str, devpath: &str, maj: u32, min: u32, sectors: u64) {
+        self.dir(&format!("{devpath}/holders"));
+        self.file(&format!("{devpath}/dev"), &format!("{maj}:{min}\n"));
+        self.file(&format!("{devpath}/size"), &format!("{sectors}\n"));
+        self.file(
+            &format!("{devpath}/stat"),
+            "1 0 8 0 2 0 16 0 0 0 0 0 0 0 0 0 0\n",
+        );
+        self.link(&format!("/sys/class/block/{name}"), devpath);
+        self.link(&format!("/sys/dev/block/{maj}:{min}"), devpath);
+        self.devpaths
+            .borrow_mut()
+            .insert(name.to_string(), devpath.to_string());
+    }
+
+    /// A whole disk under a hardware parent `parent` (e.g. a SCSI device
+    /// dir), with `device` -> parent and `device/subsystem` -> `/sys/bus/<bus>`.
+    pub fn disk(&self, parent: &str, bus: &str, name: &str, maj: u32, min: u32, sectors: u64) {
+        let devpath = format!("{parent}/block/{name}");
+        self.register(name, &devpath, maj, min, sectors);
+        self.dir(&format!("{devpath}/slaves"));
+        self.link(&format!("/sys/block/{name}"), &devpath);
+        self.link(&format!("{devpath}/device"), parent);
+        self.dir(&format!("/sys/bus/{bus}"));
+        if !self.real(&format!("{parent}/subsystem")).exists() {
+            self.link(&format!("{parent}/subsystem"), &format!("/sys/bus/{bus}"));
+        }
+    }
+
+    /// A virtual whole device under `/sys/devices/virtual/block`.
+    pub fn virt(&self, name: &str, maj: u32, min: u32, sectors: u64) {
+        let devpath = format!("/sys/devices/virtual/block/{name}");
+        self.register(name, &devpath, maj, min, sectors);
+        self.dir(&format!("{devpath}/slaves"));
+        self.link(&format!("/sys/block/{name}"), &devpath);
+    }
+
+    /// A partition of `disk`.
+    pub fn part(&self, disk: &str, name: &str, maj: u32, min: u32, sectors: u64, no: u32) {
+        let devpath = format!("{}/{name}", self.devpath(disk));
+        self.register(name, &devpath, maj, min, sectors);
+        self.file(&format!("{devpath}/partition"), &format!("{no}\n"));
+        self.file(&format!("{devpath}/start"), "2048\n");
+    }
+
+    /// `holder` is built on `slave`.
+    pub fn stack(&self, holder: &str, slave: &str) {
+        let (h, s) = (self.devpath(holder), self.devpath(slave));
+        self.link(&format!("{h}/slaves/{slave}"), &s);
+        self.link(&format!("{s}/holders/{holder}"), &h);
+    }
+
+    pub fn mountinfo(&self, lines: &[&str]) {
+        let mut text = lines.join("\n");
+        text.push('\n');
+        self.file("/proc/self/mountinfo", &text);
+    }
+
+    /// A SATA disk `sdX` on its own SCSI host, `device/model` set.
+    pub fn sata(&self, name: &str, host: u32, maj: u32, min: u32, sectors: u64, model: &str) {
+        let parent = format!(
+            "/sys/devices/pci0000:00/0000:00:1f.2/ata{n}/host{host}/target{host}:0:0/{host}:0:0:0",
+            n = host + 1
+        );
+        self.file(&format!("{parent}/model"), &format!("{model:<16}\n"));
+        self.file(&format!("{parent}/queue_depth"), "32\n");
+        self.file(&format!("{parent}/type"), "0\n");
+        self.disk(&parent, "scsi", name, maj, min, sectors);
+    }
+}
