@@ -62,8 +62,10 @@ const TYPE_KEYS: &[(&str, Field)] = &[
     ("vendor_id", Field::Vendor),
 ];
 
-/// One CPU type as found in `/proc/cpuinfo` (raw strings, before any ARM
-/// decoding). Each field holds the first value of its block.
+/// One CPU type as found in `/proc/cpuinfo` (before any ARM decoding).
+/// Each field holds the first value of its block, encoded as lscpu prints
+/// it (control and non-ASCII bytes as `\xHH`, see
+/// [`safe_encode`](super::render::safe_encode)).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct CpuinfoType {
     /// `vendor_id`, `vendor`, `CPU implementer` or `mvendorid`.
@@ -335,7 +337,7 @@ fn split_line(chunk: &[u8]) -> Option<(String, i32, String)> {
     Some((
         String::from_utf8_lossy(key).into_owned(),
         keynum,
-        String::from_utf8_lossy(value).into_owned(),
+        super::render::safe_encode(value),
     ))
 }
 

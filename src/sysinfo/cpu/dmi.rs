@@ -140,7 +140,7 @@ fn dmi_string(st: &[u8], hlen: usize, n: u8) -> Option<String> {
     if s.is_empty() {
         None
     } else {
-        Some(String::from_utf8_lossy(s).into_owned())
+        Some(super::render::safe_encode(s))
     }
 }
 

@@ -113,6 +113,22 @@ pub fn cpu_list_labels(online: Option<&CpuSet>, present: Option<&CpuSet>) -> (bo
     }
 }
 
+/// A value as libsmartcols prints it under `LC_ALL=C`
+/// (`mbs_safe_encode`): control bytes, bytes from 0x80 and a backslash
+/// starting `\x` become `\xHH`; the rest is kept.
+pub fn safe_encode(raw: &[u8]) -> String {
+    let mut out = String::with_capacity(raw.len());
+    for (i, &b) in raw.iter().enumerate() {
+        let escape = !(0x20..0x7f).contains(&b) || (b == b'\\' && raw.get(i + 1) == Some(&b'x'));
+        if escape {
+            out.push_str(&format!("\\x{b:02x}"));
+        } else {
+            out.push(b as char);
+        }
+    }
+    out
+}
+
 /// One summary line: the label padded to `width`, a space, the value.
 pub fn line(label: &str, value: &str, width: usize) -> String {
     format!("{label:<width$} {value}")
@@ -161,6 +177,14 @@ mod tests {
         assert_eq!(cpu_list_labels(Some(&pr), Some(&pr)), (true, false));
         assert_eq!(cpu_list_labels(None, Some(&pr)), (false, false));
         assert_eq!(cpu_list_labels(Some(&pr), None), (true, true));
+    }
+
+    #[test]
+    fn values_are_encoded_as_libsmartcols_does() {
+        assert_eq!(safe_encode(b"Cortex-A53"), "Cortex-A53");
+        assert_eq!(safe_encode(b"a\tb\x7f"), "a\\x09b\\x7f");
+        assert_eq!(safe_encode("é".as_bytes()), "\\xc3\\xa9");
+        assert_eq!(safe_encode(b"\\x41 \\y"), "\\x5cx41 \\y");
     }
 
     #[test]
