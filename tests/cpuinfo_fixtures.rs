@@ -398,3 +398,17 @@ fn binary_junk_never_panics() {
     let empty = Tree::new();
     assert!(empty.lines().is_empty());
 }
+
+#[test]
+fn summary_serializes_with_unit_named_fields() {
+    let t = Tree::new();
+    t.file("proc/cpuinfo", x86_cpuinfo(&[0], "X"))
+        .lists("0", "0", "0")
+        .topo(0, "1", "1");
+    let v = serde_json::to_value(t.summary()).unwrap();
+    assert_eq!(v["label_width_chars"], 20);
+    assert_eq!(v["types"][0]["model_name"], "X");
+    assert_eq!(v["types"][0]["threads_per_core"], 1);
+    assert_eq!(v["types"][0]["socket_line"]["label"], "Sockets");
+    assert_eq!(v["types"][0]["socket_line"]["value"], 1);
+}

@@ -144,8 +144,10 @@ impl Cpuinfo {
     /// when there is no type at all.
     pub fn types_of(&self, cpus: &[usize]) -> Vec<Option<usize>> {
         let mut out: Vec<Option<usize>> = vec![None; cpus.len()];
+        let index: std::collections::HashMap<usize, usize> =
+            cpus.iter().enumerate().map(|(i, &c)| (c, i)).collect();
         for a in &self.assignments {
-            if let Some(i) = cpus.iter().position(|&c| c == a.cpu as usize) {
+            if let Some(&i) = index.get(&(a.cpu as usize)) {
                 if !a.only_if_unset || out[i].is_none() {
                     out[i] = Some(a.type_index);
                 }
@@ -455,6 +457,37 @@ processor\t: 1\nhart\t\t: 2\nisa\t\t: rv64imafdc\nmmu\t\t: sv39\n\
 uarch\t\t: sifive,u74-mc\nmvendorid\t: 0x489\nmarchid\t\t: 0x8000000000000007\nmimpid\t\t: 0x4210427\n";
         let c = parse_cpuinfo(text);
         assert_eq!(names(&c), vec![Some("sifive,u74-mc")]);
+    }
+
+    #[test]
+    fn sparc_has_no_processor_lines() {
+        let text =
+            "cpu\t\t: TI UltraSparc II  (BlackBird)\nfpu\t\t: UltraSparc II integrated FPU\n\
+pmu\t\t: ultra12\ntype\t\t: sun4u\nncpus probed\t: 6\nCpu6ClkTck\t: 000000000ec82e00\n\
+State:\nCPU6:\t\tonline\n";
+        let c = parse_cpuinfo(text);
+        assert_eq!(names(&c), vec![Some("TI UltraSparc II  (BlackBird)")]);
+        assert!(c.assignments.is_empty());
+        assert_eq!(c.types_of(&[6, 7]), vec![Some(0), Some(0)]);
+    }
+
+    #[test]
+    fn loongarch_model_name_key() {
+        let text = "system type\t\t: generic-loongson-machine\n\n\
+processor\t\t: 0\npackage\t\t\t: 0\ncore\t\t\t: 0\nCPU Family\t\t: Loongson-64bit\n\
+Model Name\t\t: Loongson-3A5000-HV\nCPU Revision\t\t: 0x11\nBogoMIPS\t\t: 5000.00\n\
+ISA\t\t\t: loongarch32 loongarch64\n\n\
+processor\t\t: 1\npackage\t\t\t: 0\ncore\t\t\t: 1\nCPU Family\t\t: Loongson-64bit\n\
+Model Name\t\t: Loongson-3A5000-HV\nCPU Revision\t\t: 0x11\nBogoMIPS\t\t: 5000.00\n";
+        let c = parse_cpuinfo(text);
+        assert_eq!(names(&c), vec![Some("Loongson-3A5000-HV")]);
+        assert_eq!(c.types[0].revision.as_deref(), Some("0x11"));
+    }
+
+    #[test]
+    fn control_and_high_bytes_are_escaped() {
+        let c = parse_cpuinfo_bytes(b"model name : A\tB\xff\n");
+        assert_eq!(names(&c), vec![Some("A\\x09B\\xff")]);
     }
 
     #[test]
