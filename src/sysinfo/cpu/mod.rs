@@ -81,7 +81,7 @@ pub struct CpuSummary {
     /// The CPU types in lscpu's order (none when cpuinfo has no type).
     pub types: Vec<CpuType>,
     /// Width of lscpu's label column, in characters: values start at
-    /// column `label_width_chars + 2`.
+    /// column `label_width_chars + 2` (1-based), after one space.
     pub label_width_chars: usize,
     /// The labels that decided the width.
     pub wide_labels: WideLabels,
