@@ -3,6 +3,7 @@
 //! run on, and, in [`cpu`], the lscpu-identical CPU summary.
 
 pub mod cpu;
+pub mod procstat;
 
 use crate::Sysroot;
 

@@ -17,6 +17,8 @@ use std::sync::{Arc, Barrier};
 use std::thread;
 use std::time::{Duration, Instant};
 
+pub mod smt;
+
 /// The definition of one loop; printed in the header. Bump it whenever
 /// [`body`] changes, since figures are then no longer comparable.
 pub const LOOP_VERSION: u32 = 1;

@@ -13,6 +13,8 @@ use anyhow::Context;
 
 use crate::Sysroot;
 
+pub mod dram;
+
 /// dd's `bs=1M`.
 pub const BLOCK_BYTES: usize = 1 << 20;
 

@@ -1,0 +1,1 @@
+//! DRAM bandwidth like STREAM (extended report). (Being written.)

@@ -1,0 +1,1 @@
+//! The one-line progress display on stderr. (Being written.)
