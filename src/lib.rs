@@ -9,6 +9,7 @@ pub mod cli;
 pub mod cpu_loop;
 pub mod dd_io;
 pub mod membw;
+pub mod plan;
 pub mod progress;
 pub mod report;
 pub mod signals;

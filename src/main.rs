@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use quickbench::cli::{self, Config, Section};
 use quickbench::report::{self, Header, Report};
-use quickbench::{cpu_loop, membw, signals, sysinfo, Sysroot};
+use quickbench::{blockdev, cpu_loop, membw, plan, signals, sysinfo, Sysroot};
 
 /// Why the run stopped early.
 #[derive(Debug)]
@@ -161,12 +161,52 @@ fn run<W: Write>(cfg: &Config, rep: &mut Report<W>) -> Result<u8, Stop> {
         }
     }
 
-    // Storage info and storage bandwidth: see blockdev and dd_io.
-    for (sec, name) in [(Section::Storage, "storage"), (Section::Io, "io")] {
-        if cfg.runs(sec) {
-            eprintln!("quickbench: the {name} section is not implemented yet");
-            failed.push(name);
+    // The storage behind the benchmark directory (for the stack, the
+    // bandwidth titles and the plan).
+    let needs_target = cfg.runs(Section::Storage) || cfg.runs(Section::Io) || cfg.dry_run;
+    let target = if needs_target {
+        match blockdev::resolve_dir(&sys, &cfg.dir) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                eprintln!("quickbench: storage: {e:#}");
+                None
+            }
         }
+    } else {
+        None
+    };
+
+    // Storage info
+    if cfg.runs(Section::Storage) {
+        rep.section("Storage info")?;
+        rep.lines(&blockdev::render_table(&blockdev::storage_table(&sys)))?;
+        if let Some(stack) = target
+            .as_ref()
+            .and_then(|t| blockdev::render_stack(&sys, t))
+        {
+            rep.section("Storage device stack")?;
+            rep.lines(&stack)?;
+        }
+    }
+
+    // Storage bandwidth: see dd_io.
+    if cfg.runs(Section::Io) && !cfg.dry_run {
+        eprintln!("quickbench: the io section is not implemented yet");
+        failed.push("io");
+    }
+
+    // Plan
+    if cfg.dry_run {
+        let cpu_steps = cpu_loop::job_counts(sysinfo::usable_cpus(&sys)).len();
+        let plan = plan::build(
+            cfg,
+            target.as_ref(),
+            &uname.release,
+            cpu_steps,
+            sys.is_live(),
+        );
+        rep.section("Plan")?;
+        rep.lines(&plan.lines(cfg))?;
     }
 
     if failed.is_empty() {

@@ -1,0 +1,256 @@
+//! The `[ Plan ]` of `--dry-run`: what a full run would hammer and for how
+//! long, computed without writing or measuring anything.
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::blockdev::{Target, TargetKind};
+use crate::cli::{Config, Section};
+
+/// Below this much space for the temporary file, the storage bandwidth
+/// sections are skipped.
+pub const MIN_FILE_BYTES: u64 = 64 << 20;
+
+/// What a full run would do.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Plan {
+    /// The benchmark directory, as given.
+    pub dir: String,
+    /// Its mount point, filesystem type and source, when resolved.
+    pub mount_point: Option<String>,
+    /// Filesystem type (`ext4`).
+    pub fs_type: Option<String>,
+    /// Mount source (`/dev/vda`).
+    pub source: Option<String>,
+    /// The name used in the bandwidth titles.
+    pub devices_display: Option<String>,
+    /// Bytes available to an unprivileged user at plan time.
+    pub free_bytes: Option<u64>,
+    /// Upper bound of the temporary file in bytes (`--max-size` and half the
+    /// free space); `None` when the free space is unknown.
+    pub file_bytes_max: Option<u64>,
+    /// Whether O_DIRECT is expected to work, in words.
+    pub direct_io: String,
+    /// Estimated wall time of the full report for this loop delay.
+    pub estimated_run_s: f64,
+    /// Number of timed steps that make up the estimate.
+    pub timed_steps: u32,
+}
+
+/// The temporary file's upper bound: `max_size` and half of `free`.
+pub fn file_bound(max_size_bytes: u64, free_bytes: u64) -> u64 {
+    max_size_bytes.min(free_bytes / 2)
+}
+
+/// Bytes available to an unprivileged user on the filesystem of `dir`.
+pub fn free_bytes(dir: &Path) -> Option<u64> {
+    let s = nix::sys::statvfs::statvfs(dir).ok()?;
+    Some((s.blocks_available() as u64).saturating_mul(s.fragment_size() as u64))
+}
+
+/// Whether O_DIRECT is expected to work on this filesystem, in words.
+pub fn direct_io_expectation(fs_type: &str, kernel_release: &str) -> String {
+    match fs_type {
+        "ext2" | "ext3" | "ext4" | "xfs" | "btrfs" | "f2fs" | "jfs" | "nilfs2" | "bcachefs"
+        | "ocfs2" | "gfs2" => "expected to work".into(),
+        "nfs" | "nfs4" | "cifs" | "smb3" | "ceph" => {
+            "expected to work (network filesystem: figures include the network)".into()
+        }
+        "tmpfs" => {
+            if kernel_at_least(kernel_release, 6, 6) {
+                "expected to work (tmpfs since Linux 6.6), but memory is measured".into()
+            } else {
+                "refused by tmpfs before Linux 6.6: buffered I/O, memory is measured".into()
+            }
+        }
+        "ramfs" => "refused by ramfs: buffered I/O, memory is measured".into(),
+        "zfs" => {
+            "supported by OpenZFS 2.3 and later; older versions fall back to buffered I/O".into()
+        }
+        _ => format!("unknown for {fs_type}: falls back to buffered I/O if refused"),
+    }
+}
+
+/// True when `release` (`6.18.44-fc`) is at least `major.minor`.
+pub fn kernel_at_least(release: &str, major: u32, minor: u32) -> bool {
+    let mut it = release
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse::<u32>().unwrap_or(0));
+    let (a, b) = (it.next().unwrap_or(0), it.next().unwrap_or(0));
+    (a, b) >= (major, minor)
+}
+
+/// Number of timed steps of a full run with this configuration, and
+/// the estimated run time in seconds.
+pub fn estimate(cfg: &Config, cpu_steps: usize) -> (u32, f64) {
+    let mut steps = 0u32;
+    if cfg.runs(Section::Cpu) {
+        steps += cpu_steps as u32;
+    }
+    if cfg.runs(Section::Memory) {
+        steps += 1;
+    }
+    if cfg.runs(Section::Io) {
+        // 4k and 1M, writes then reads, each with every job count.
+        steps += 2 * 2 * cfg.io_jobs.len() as u32;
+    }
+    (steps, f64::from(steps) * delay_s(cfg.loop_delay))
+}
+
+fn delay_s(d: Duration) -> f64 {
+    d.as_secs_f64()
+}
+
+/// Builds the plan; `target` is the resolved storage, when known.
+pub fn build(
+    cfg: &Config,
+    target: Option<&Target>,
+    kernel_release: &str,
+    cpu_steps: usize,
+    live: bool,
+) -> Plan {
+    let free = if live { free_bytes(&cfg.dir) } else { None };
+    let (timed_steps, estimated_run_s) = estimate(cfg, cpu_steps);
+    let direct_io = match target {
+        Some(t) if t.kind == TargetKind::Overlay => format!(
+            "{} (overlay: depends on the upper filesystem)",
+            direct_io_expectation("overlay", kernel_release)
+        ),
+        Some(t) => direct_io_expectation(&t.fs_type, kernel_release),
+        None => "unknown".into(),
+    };
+    let dir = match std::fs::canonicalize(&cfg.dir) {
+        Ok(real) if live => real.display().to_string(),
+        _ => cfg.dir.display().to_string(),
+    };
+    Plan {
+        dir,
+        mount_point: target.map(|t| t.mount_point.clone()),
+        fs_type: target.map(|t| t.fs_type.clone()),
+        source: target.map(|t| t.source.clone()),
+        devices_display: target.map(|t| t.display.clone()),
+        free_bytes: free,
+        file_bytes_max: free.map(|f| file_bound(cfg.max_size_bytes, f)),
+        direct_io,
+        estimated_run_s,
+        timed_steps,
+    }
+}
+
+/// `1.5 GiB`, `512 MiB`: a size for humans, base 1024.
+pub fn human_bytes(b: u64) -> String {
+    const U: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = b as f64;
+    let mut i = 0;
+    while v >= 1024.0 && i < U.len() - 1 {
+        v /= 1024.0;
+        i += 1;
+    }
+    if i == 0 || v >= 100.0 || v.fract() == 0.0 {
+        format!("{v:.0} {}", U[i])
+    } else {
+        format!("{v:.1} {}", U[i])
+    }
+}
+
+/// `9 min 30 s`, `45 s`, `1 h 2 min`.
+pub fn human_duration(s: f64) -> String {
+    let s = s.round() as u64;
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 if s % 60 == 0 => format!("{} min", s / 60),
+        60..=3599 => format!("{} min {} s", s / 60, s % 60),
+        _ => format!("{} h {} min", s / 3600, (s % 3600) / 60),
+    }
+}
+
+impl Plan {
+    /// The lines of the `[ Plan ]` section.
+    pub fn lines(&self, cfg: &Config) -> Vec<String> {
+        let unknown = || "unknown".to_string();
+        let mut v = vec![format!("Directory : {}", self.dir)];
+        v.push(format!(
+            "Mount     : {} ({}, {})",
+            self.mount_point.clone().unwrap_or_else(unknown),
+            self.fs_type.clone().unwrap_or_else(unknown),
+            self.source.clone().unwrap_or_else(unknown)
+        ));
+        v.push(format!(
+            "Device(s) : {}",
+            self.devices_display.clone().unwrap_or_else(unknown)
+        ));
+        v.push(match (self.file_bytes_max, self.free_bytes) {
+            (Some(b), Some(f)) if b < MIN_FILE_BYTES => format!(
+                "File      : none: {} free, under the {} needed (storage bandwidth would be skipped)",
+                human_bytes(f),
+                human_bytes(2 * MIN_FILE_BYTES)
+            ),
+            (Some(b), Some(f)) => format!(
+                "File      : one unnamed temporary file, at most {} (--max-size {}, half of {} free)",
+                human_bytes(b),
+                human_bytes(cfg.max_size_bytes),
+                human_bytes(f)
+            ),
+            _ => format!(
+                "File      : one unnamed temporary file, at most {} (--max-size) and half the free space",
+                human_bytes(cfg.max_size_bytes)
+            ),
+        });
+        v.push(format!("O_DIRECT  : {}", self.direct_io));
+        v.push(format!(
+            "Run time  : about {} ({} timed steps of {} s)",
+            human_duration(self.estimated_run_s),
+            self.timed_steps,
+            cfg.loop_delay.as_secs_f64()
+        ));
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bound_is_the_smaller_of_cap_and_half_free() {
+        assert_eq!(file_bound(4 << 30, 100 << 30), 4 << 30);
+        assert_eq!(file_bound(4 << 30, 1 << 30), 512 << 20);
+        assert_eq!(file_bound(4 << 30, 0), 0);
+    }
+
+    #[test]
+    fn kernel_versions_compare() {
+        assert!(kernel_at_least("6.18.44-fc-v1045", 6, 6));
+        assert!(kernel_at_least("6.6.0", 6, 6));
+        assert!(!kernel_at_least("6.1.0-26-cloud-amd64", 6, 6));
+        assert!(!kernel_at_least("5.19", 6, 6));
+        assert!(!kernel_at_least("garbage", 6, 6));
+    }
+
+    #[test]
+    fn tmpfs_says_memory_is_measured() {
+        assert!(direct_io_expectation("tmpfs", "6.18").contains("memory is measured"));
+        assert!(direct_io_expectation("tmpfs", "6.1").contains("buffered"));
+        assert_eq!(direct_io_expectation("ext4", "6.1"), "expected to work");
+    }
+
+    #[test]
+    fn estimate_counts_every_timed_step() {
+        let cfg = crate::cli::parse(["quickbench", "30"]).unwrap();
+        assert_eq!(estimate(&cfg, 2), (2 + 1 + 12, 450.0));
+        let cfg = crate::cli::parse(["quickbench", "1", "--only", "io"]).unwrap();
+        assert_eq!(estimate(&cfg, 2), (12, 12.0));
+    }
+
+    #[test]
+    fn human_units() {
+        assert_eq!(human_bytes(4 << 30), "4 GiB");
+        assert_eq!(human_bytes(1536 << 20), "1.5 GiB");
+        assert_eq!(human_bytes(512), "512 B");
+        assert_eq!(human_duration(450.0), "7 min 30 s");
+        assert_eq!(human_duration(600.0), "10 min");
+        assert_eq!(human_duration(12.0), "12 s");
+        assert_eq!(human_duration(3720.0), "1 h 2 min");
+    }
+}
