@@ -95,12 +95,13 @@ impl Config {
     version,
     about = "A one-command Linux host benchmark: CPU info, CPU loop, memory, storage info and storage bandwidth",
     long_about = None,
+    allow_negative_numbers = true,
     after_help = "Exit status: 0 every selected section ran; 1 a section could not run; \
 2 bad usage; 130 aborted by Ctrl-C (129 SIGHUP, 143 SIGTERM)."
 )]
 struct Args {
     /// Seconds each step may run (default 30; decimals allowed, >= 0.1)
-    #[arg(value_name = "LOOP_DELAY", value_parser = parse_delay, allow_hyphen_values = true)]
+    #[arg(value_name = "LOOP_DELAY", value_parser = parse_delay)]
     loop_delay: Option<f64>,
 
     /// Benchmark the filesystem holding DIR (default: the current directory)

@@ -1,0 +1,91 @@
+//! The whole text from header to memory, byte for byte, on a fixture
+//! sysroot with deterministic stand-in figures (`--fake-figures`).
+
+use std::fs;
+use std::path::Path;
+
+use assert_cmd::Command;
+
+/// A small x86 host: 2 cores with SMT (4 CPUs), 2 vulnerability files
+/// (the longest label sets the column), 16 GiB of memory.
+fn x86_smt_host(root: &Path) {
+    let w = |p: &str, c: &str| {
+        let p = root.join(p);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, c).unwrap();
+    };
+    let mut cpuinfo = String::new();
+    for (cpu, core) in [(0, 0), (1, 1), (2, 0), (3, 1)] {
+        cpuinfo.push_str(&format!(
+            "processor\t: {cpu}\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 142\n\
+             model name\t: Intel(R) Core(TM) i7-8650U CPU @ 1.90GHz\nstepping\t: 10\n\
+             physical id\t: 0\nsiblings\t: 4\ncore id\t\t: {core}\ncpu cores\t: 2\n\
+             flags\t\t: fpu vme de pse tsc msr pae mce cx8 apic sep ht\nbogomips\t: 4199.88\n\n"
+        ));
+    }
+    w("proc/cpuinfo", &cpuinfo);
+    w(
+        "proc/meminfo",
+        "MemTotal:       16303216 kB\nMemFree:         9141000 kB\nMemAvailable:   12516404 kB\n",
+    );
+    w("proc/sys/kernel/ostype", "Linux\n");
+    w("proc/sys/kernel/hostname", "fixture\n");
+    w("proc/sys/kernel/osrelease", "6.1.0-26-amd64\n");
+    w(
+        "proc/sys/kernel/version",
+        "#1 SMP PREEMPT_DYNAMIC Debian 6.1.112-1 (2024-09-30)\n",
+    );
+    w("proc/sys/kernel/arch", "x86_64\n");
+    let cpu = "sys/devices/system/cpu";
+    for f in ["possible", "present", "online"] {
+        w(&format!("{cpu}/{f}"), "0-3\n");
+    }
+    w(&format!("{cpu}/kernel_max"), "8191\n");
+    for (n, thr) in [(0, "5"), (1, "a"), (2, "5"), (3, "a")] {
+        w(
+            &format!("{cpu}/cpu{n}/topology/thread_siblings"),
+            &format!("{thr}\n"),
+        );
+        w(&format!("{cpu}/cpu{n}/topology/core_siblings"), "f\n");
+    }
+    w(
+        &format!("{cpu}/vulnerabilities/spectre_v2"),
+        "Mitigation; IBRS\n",
+    );
+    w(
+        &format!("{cpu}/vulnerabilities/spec_store_bypass"),
+        "Mitigation; Speculative Store Bypass disabled via prctl\n",
+    );
+}
+
+#[test]
+fn header_to_memory_is_byte_exact() {
+    let d = tempfile::tempdir().unwrap();
+    x86_smt_host(d.path());
+    let out = Command::cargo_bin("quickbench")
+        .unwrap()
+        .args(["--sysroot"])
+        .arg(d.path())
+        .args(["--fake-figures", "--only", "cpuinfo,cpu,memory", "12"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let got = String::from_utf8(out.stdout).unwrap();
+    let mut lines: Vec<&str> = got.lines().collect();
+    // The build line depends on the compiler and linkage: check its shape,
+    // then compare the rest with the golden file.
+    let build = lines[2];
+    assert!(
+        build.starts_with("Build     : rustc ")
+            && build.contains(", x86_64-")
+            && (build.ends_with(", dynamic") || build.ends_with(", static")),
+        "{build}"
+    );
+    lines[2] = "Build     : <compiler>, <target>, <linkage>";
+    let got = lines.join("\n") + "\n";
+    let want = fs::read_to_string("tests/golden/header-to-memory.txt")
+        .unwrap()
+        .replace("<version>", env!("CARGO_PKG_VERSION"));
+    assert_eq!(got, want);
+    assert!(out.stderr.is_empty() || !String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
