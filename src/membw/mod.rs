@@ -18,6 +18,10 @@ pub mod dram;
 /// dd's `bs=1M`.
 pub const BLOCK_BYTES: usize = 1 << 20;
 
+/// Alignment of the buffer (a page on every architecture Linux runs on is
+/// at least 4 KiB; 64 KiB covers the largest).
+const PAGE_ALIGN: usize = 64 << 10;
+
 /// The dd-equivalent bandwidth measurement.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct DdBandwidth {
@@ -63,13 +67,16 @@ pub fn measure(
                 null_path.display()
             )
         })?;
-    let mut buf = vec![0u8; BLOCK_BYTES];
+    // Page-aligned, as dd's buffer is (alignment changes the kernel's copy speed).
+    let mut backing = vec![0u8; BLOCK_BYTES + PAGE_ALIGN];
+    let off = backing.as_ptr().align_offset(PAGE_ALIGN);
+    let buf = &mut backing[off..off + BLOCK_BYTES];
     let mut bytes = 0u64;
     let t0 = Instant::now();
     let mut cut_short = false;
     let elapsed = loop {
         let n = zero
-            .read(&mut buf)
+            .read(buf)
             .with_context(|| format!("reading {}", zero_path.display()))?;
         null.write_all(&buf[..n])
             .with_context(|| format!("writing {}", null_path.display()))?;

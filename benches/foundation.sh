@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Foundation anchors (a script, not a timed test):
+#  1. the 1-job CPU loop figure over N runs: spread (max-min)/median, target <= 5%;
+#  2. the memory Bandwidth line against `dd if=/dev/zero of=/dev/null bs=1M`
+#     run alternately for the same time, target within 15%.
+# Usage: benches/foundation.sh [SECONDS=5] [RUNS=5]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-5}
+runs=${2:-5}
+cargo build --release --locked --quiet
+qb=target/release/quickbench
+
+to_bps() { # "22.0 GB/s" -> bytes per second
+    awk -v v="$1" -v u="$2" 'BEGIN{m["kB/s"]=1e3;m["MB/s"]=1e6;m["GB/s"]=1e9;m["TB/s"]=1e12;m["B/s"]=1;printf "%.0f\n", v*m[u]}'
+}
+
+echo "== CPU loop, 1 job, ${secs} s, ${runs} runs"
+loops=()
+for i in $(seq "$runs"); do
+    v=$("$qb" "$secs" --only cpu -q 2>/dev/null | awk '$1=="1" && $2=="//" {print $5}')
+    echo "run $i: $v loop/job/s"
+    loops+=("$v")
+done
+printf '%s\n' "${loops[@]}" | sort -n | awk '{a[NR]=$1} END {med=a[int((NR+1)/2)]; printf "spread (max-min)/median: %.2f%% (target <= 5%%)\n", 100*(a[NR]-a[1])/med}'
+
+echo "== Memory bandwidth vs dd bs=1M, ${secs} s each, ${runs} rounds, alternated"
+for i in $(seq "$runs"); do
+    q=$("$qb" "$secs" --only memory -q 2>/dev/null | awk '/^Bandwidth:/ {print $2, $3}')
+    d=$({ LC_ALL=C timeout -s INT "$secs" dd if=/dev/zero of=/dev/null bs=1M 2>&1 || true; } | awk -F', ' '/copied/ {print $NF}')
+    qb_bps=$(to_bps $q)
+    dd_bps=$(to_bps $d)
+    awk -v i="$i" -v q="$q" -v d="$d" -v a="$qb_bps" -v b="$dd_bps" \
+        'BEGIN {printf "round %d: quickbench %s, dd %s, ratio %.3f\n", i, q, d, a/b}'
+done
