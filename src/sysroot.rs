@@ -162,7 +162,8 @@ mod tests {
         let s = Sysroot::new(d.path());
         let e = s.read_to_string("/proc/meminfo").unwrap_err();
         assert!(
-            e.to_string().contains(&format!("{}/proc/meminfo", d.path().display())),
+            e.to_string()
+                .contains(&format!("{}/proc/meminfo", d.path().display())),
             "{e}"
         );
     }

@@ -2,16 +2,17 @@
 //! stamp that makes every written sector unique.
 //!
 //! The PRNG is splitmix64 (no `rand` crate). A stamp is 16 bytes written
-//! at the start of every 512-byte sector of a block: the sector's file
-//! offset and the run nonce. With random filling, no two written sectors
-//! are equal and none compresses, so neither deduplication nor compression
-//! can flatter the figures.
+//! at the start of every 4 KiB chunk of a block (every block, if smaller):
+//! the chunk's file offset and the run nonce. With random filling, no two
+//! written chunks are equal and none compresses, so neither deduplication
+//! (whose granularity is 4 KiB or more: VDO, ZFS, btrfs) nor compression
+//! can flatter the figures. A 1 MiB block takes 256 stamps.
 
 use std::alloc::{alloc_zeroed, dealloc, Layout};
 
-/// Stamp granularity: one stamp per 512-byte sector (the smallest unit a
-/// deduplicating layer could share).
-pub const STAMP_UNIT_BYTES: usize = 512;
+/// Stamp granularity: the smallest unit deduplicating layers share (this
+/// is not an alignment: I/O alignment comes from the filesystem).
+pub const STAMP_UNIT_BYTES: usize = 4096;
 
 /// splitmix64: a tiny, good-enough 64-bit PRNG.
 #[derive(Debug, Clone)]
@@ -91,13 +92,13 @@ impl AlignedBuf {
         }
     }
 
-    /// Stamps every 512-byte sector with its file offset (the block starts
-    /// at `offset_byte`) and the run nonce.
+    /// Stamps every 4 KiB chunk (or the whole buffer, if smaller) with its
+    /// file offset (the block starts at `offset_byte`) and the run nonce.
     #[inline]
     pub fn stamp(&mut self, offset_byte: u64, nonce: u64) {
         let buf = self.as_mut_slice();
         let mut off = offset_byte;
-        for sector in buf.chunks_exact_mut(STAMP_UNIT_BYTES) {
+        for sector in buf.chunks_mut(STAMP_UNIT_BYTES).filter(|c| c.len() >= 16) {
             sector[..8].copy_from_slice(&off.to_le_bytes());
             sector[8..16].copy_from_slice(&nonce.to_le_bytes());
             off += STAMP_UNIT_BYTES as u64;
@@ -131,11 +132,19 @@ mod tests {
         b.fill_random(42);
         b.stamp(1 << 30, 7);
         let mut sectors: Vec<&[u8]> = b.as_slice().chunks(STAMP_UNIT_BYTES).collect();
-        assert_eq!(&sectors[1][..8], &((1u64 << 30) + 512).to_le_bytes());
+        assert_eq!(&sectors[1][..8], &((1u64 << 30) + 4096).to_le_bytes());
         assert_eq!(&sectors[1][8..16], &7u64.to_le_bytes());
         sectors.sort();
         sectors.dedup();
         assert_eq!(sectors.len(), (1 << 20) / STAMP_UNIT_BYTES);
+    }
+
+    #[test]
+    fn a_block_smaller_than_the_stamp_unit_is_stamped_once() {
+        let mut b = AlignedBuf::new(512, 512).unwrap();
+        b.stamp(1024, 9);
+        assert_eq!(&b.as_slice()[..8], &1024u64.to_le_bytes());
+        assert_eq!(&b.as_slice()[8..16], &9u64.to_le_bytes());
     }
 
     #[test]

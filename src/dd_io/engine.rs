@@ -194,6 +194,8 @@ impl Gate {
 
 /// Runs all jobs together (one thread each) and returns their outcomes in
 /// job order; `Err` when a thread could not be created (no I/O was done).
+/// A single job runs in the calling thread: no thread to create, and a
+/// single-threaded process takes the kernel's cheaper file-lookup path.
 pub fn run_jobs(
     fd: RawFd,
     write: bool,
@@ -204,6 +206,20 @@ pub fn run_jobs(
     cut: &AtomicBool,
 ) -> std::io::Result<Vec<JobOutcome>> {
     let gate = Gate::default();
+    if plans.len() == 1 {
+        gate.set(true);
+        let plan = plans.into_iter().next().expect("one plan");
+        return Ok(vec![run_job(
+            fd,
+            write,
+            plan,
+            block_size_bytes,
+            nonce,
+            duration,
+            &gate,
+            cut,
+        )]);
+    }
     std::thread::scope(|s| {
         let mut handles = Vec::with_capacity(plans.len());
         let mut spawn_error = None;

@@ -58,9 +58,16 @@ pub fn create(dir: &Path, nonce: u64) -> io::Result<TempFile> {
     }
     let e = io::Error::last_os_error();
     match e.raw_os_error() {
-        Some(libc::EOPNOTSUPP) | Some(libc::EISDIR) | Some(libc::EINVAL) | Some(libc::ENOSYS) => {}
-        _ => return Err(e),
+        Some(libc::EOPNOTSUPP) | Some(libc::EISDIR) | Some(libc::EINVAL) | Some(libc::ENOSYS) => {
+            create_named(dir, nonce)
+        }
+        _ => Err(e),
     }
+}
+
+/// The fallback: a unique hidden name, `O_EXCL`, unlinked at once. A name
+/// that exists (a user's file) is never opened: the next one is tried.
+pub fn create_named(dir: &Path, nonce: u64) -> io::Result<TempFile> {
     let pid = std::process::id();
     for attempt in 0..16u64 {
         let name = format!(".quickbench-{pid}-{:016x}.tmp", nonce.wrapping_add(attempt));
@@ -252,6 +259,26 @@ mod tests {
         preallocate(&f.fd, 1 << 20).unwrap();
         drop(f);
         assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn the_named_fallback_leaves_no_name_and_never_opens_a_users_file() {
+        let d = tempfile::tempdir().unwrap();
+        let pid = std::process::id();
+        let taken = d
+            .path()
+            .join(format!(".quickbench-{pid}-{:016x}.tmp", 5u64));
+        std::fs::write(&taken, b"user data").unwrap();
+        let f = create_named(d.path(), 5).unwrap();
+        assert!(!f.anonymous);
+        preallocate(&f.fd, 1 << 20).unwrap();
+        drop(f);
+        let left: Vec<_> = std::fs::read_dir(d.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert_eq!(left, vec![taken.clone()]);
+        assert_eq!(std::fs::read(&taken).unwrap(), b"user data");
     }
 
     #[test]
