@@ -52,35 +52,51 @@ fio_json() {
         --output-format=json
 }
 
-for round in $(seq 1 "$ROUNDS"); do
-    for bs in 4k 1M; do
-        echo "round $round/$ROUNDS: $bs quickbench" >&2
-        qb_line_results "$bs" | python3 -c '
+# Appends quickbench's write and read samples for block size $1.
+run_qb() {
+    qb_line_results "$1" | python3 -c '
 import json, sys
 for line in sys.stdin:
     r = json.loads(line)
     print(sys.argv[1], r["direction"], "qb", r["iops"], r["mb_per_s"], r["lat_mean_us"], r["file_size_bytes"], sep="\t")
-' "$bs" >>"$SAMPLES"
-        size=$(tail -n1 "$SAMPLES" | cut -f7)
-        echo "round $round/$ROUNDS: $bs fio" >&2
-        rm -f "$FIOFILE"
-        fio_json "$bs" write "$size" >"$WORK/w.json"
-        written=$(python3 -c '
+' "$1" | tee -a "$SAMPLES" >&2
+}
+
+# Appends fio's write and read samples for block size $1, file size $2.
+# The read job reads only the prefix its write job wrote.
+run_fio() {
+    rm -f "$FIOFILE"
+    fio_json "$1" write "$2" >"$WORK/w.json"
+    written=$(python3 -c '
 import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0]["write"]
 bs = {"4k": 4096, "1M": 1 << 20}[sys.argv[2]]
 print(max(bs, min(int(sys.argv[3]), j["io_bytes"]) // bs * bs))
-' "$WORK/w.json" "$bs" "$size")
-        fio_json "$bs" read "$written" >"$WORK/r.json"
-        rm -f "$FIOFILE"
-        for rw in write read; do
-            f="$WORK/${rw:0:1}.json"
-            python3 -c '
+' "$WORK/w.json" "$1" "$2")
+    fio_json "$1" read "$written" >"$WORK/r.json"
+    rm -f "$FIOFILE"
+    for rw in write read; do
+        python3 -c '
 import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0][sys.argv[3]]
 print(sys.argv[2], sys.argv[3], "fio", j["iops"], j["bw_bytes"] / 1e6, j["lat_ns"]["mean"] / 1e3, 0, sep="\t")
-' "$f" "$bs" "$rw" >>"$SAMPLES"
-        done
+' "$WORK/${rw:0:1}.json" "$1" "$rw" | tee -a "$SAMPLES" >&2
+    done
+}
+
+# The file size: what quickbench's bound gives for QB_SIZE on DIR.
+SIZE_BYTES=$("$HARNESS" --dir "$DIR" --bs 1M --rw write --jobs 1 --secs 0.1 --max-size "$SIZE" |
+    grep '^{' | python3 -c 'import json, sys; print(json.load(sys.stdin)["file_size_bytes"])')
+
+# Alternate, and swap who goes first every round to cancel drift.
+for round in $(seq 1 "$ROUNDS"); do
+    for bs in 4k 1M; do
+        echo "round $round/$ROUNDS, $bs:" >&2
+        if (( round % 2 )); then
+            run_qb "$bs"; run_fio "$bs" "$SIZE_BYTES"
+        else
+            run_fio "$bs" "$SIZE_BYTES"; run_qb "$bs"
+        fi
     done
 done
 
