@@ -79,7 +79,8 @@ impl Mount {
         Ok(m)
     }
 
-    fn tmpfs(size: &str) -> Result<Mount, String> {
+    /// A memory filesystem: `fstype` tmpfs or ramfs, with mount options.
+    fn memory(fstype: &str, opts: &str) -> Result<Mount, String> {
         let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
         let m = Mount {
             dir,
@@ -88,14 +89,7 @@ impl Mount {
         };
         run(
             "mount",
-            &[
-                "-t",
-                "tmpfs",
-                "-o",
-                &format!("size={size}"),
-                "tmpfs",
-                m.path().to_str().unwrap(),
-            ],
+            &["-t", fstype, "-o", opts, fstype, m.path().to_str().unwrap()],
         )?;
         Ok(m)
     }
@@ -203,7 +197,7 @@ fn tmpfs_works_and_says_memory_is_measured() {
     if !can_run("tmpfs", &["mount", "umount"]) {
         return;
     }
-    let m = Mount::tmpfs("256M").expect("tmpfs");
+    let m = Mount::memory("tmpfs", "size=256M").expect("tmpfs");
     let before = usage(m.path());
     {
         let mut ws = dd_io::prepare(&IoConfig::new(m.path())).expect("prepare");
@@ -220,4 +214,20 @@ fn tmpfs_works_and_says_memory_is_measured() {
     }
     assert!(names(m.path()).is_empty());
     assert_eq!(usage(m.path()), before, "the memory is given back");
+}
+
+/// ramfs has no size limit and reports no free space: the file could not
+/// be bounded, so the sections are skipped, saying why.
+#[test]
+fn ramfs_is_skipped_because_it_cannot_be_bounded() {
+    if !can_run("ramfs", &["mount", "umount"]) {
+        return;
+    }
+    let m = Mount::memory("ramfs", "mode=0755").expect("ramfs");
+    let e = dd_io::prepare(&IoConfig::new(m.path())).unwrap_err();
+    assert!(
+        e.reason.contains("ramfs") && e.reason.contains(&m.path().display().to_string()),
+        "{e}"
+    );
+    assert!(names(m.path()).is_empty());
 }

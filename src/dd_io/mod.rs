@@ -263,15 +263,20 @@ pub fn prepare(cfg: &IoConfig) -> Result<Workspace, IoSkip> {
             "{d}: the filesystem is mounted read-only: use --dir on a writable one"
         )));
     }
+    let memory_fs = tempfile::memory_fs_name(fs.fs_magic);
     let file_size_bytes =
         file_size_bound(fs.available_bytes, cfg.max_size_bytes).map_err(|r| match r {
+            SizeRefusal::TooLittleSpace { .. } if memory_fs == Some("ramfs") => skip(format!(
+                "{d}: ramfs has no size limit and reports no free space, so the file could not be \
+                 bounded without risking all of memory: use --dir on a disk or a tmpfs"
+            )),
             SizeRefusal::TooLittleSpace { available_bytes } => skip(format!(
-            "{d}: only {} MiB available (64 MiB needed): free some space or use --dir elsewhere",
-            available_bytes >> 20
-        )),
+                "{d}: only {} MiB available (64 MiB needed): free some space or use --dir elsewhere",
+                available_bytes >> 20
+            )),
             SizeRefusal::CapTooSmall { max_size_bytes } => skip(format!(
-            "--max-size {max_size_bytes} bytes is below the 16 MiB minimum (16 regions of 1 MiB)"
-        )),
+                "--max-size {max_size_bytes} bytes is below the 16 MiB minimum (16 regions of 1 MiB)"
+            )),
         })?;
     let nonce = make_nonce();
     let file = tempfile::create(dir, nonce)
@@ -320,7 +325,6 @@ pub fn prepare(cfg: &IoConfig) -> Result<Workspace, IoSkip> {
             return Err(os_reason(dir, "cannot write the temporary file", &e));
         }
     }
-    let memory_fs = tempfile::memory_fs_name(fs.fs_magic);
     if let Some(name) = memory_fs {
         warnings.push(format!(
             "{d}: the filesystem is {name}, memory-backed: the storage figures measure memory, not a disk"
