@@ -231,3 +231,73 @@ fn ramfs_is_skipped_because_it_cannot_be_bounded() {
     );
     assert!(names(m.path()).is_empty());
 }
+
+/// An ext4 whose loop device sits on a sparse image in a tmpfs too small
+/// for it: once the tmpfs is full, the device fails writes (EIO). The
+/// line must stop with what it measured, marked, and leave nothing.
+#[test]
+fn device_errors_end_the_line_marked_and_leave_nothing() {
+    if !can_run(
+        "device_errors",
+        &["losetup", "mkfs.ext4", "mount", "umount"],
+    ) {
+        return;
+    }
+    let backing = Mount::memory("tmpfs", "size=48M").expect("tmpfs");
+    let img = backing.path().join("img");
+    std::fs::File::create(&img)
+        .unwrap()
+        .set_len(400 << 20)
+        .unwrap();
+    let img_s = img.to_str().unwrap();
+    run("mkfs.ext4", &["-q", "-F", img_s]).expect("mkfs");
+    let dev = run("losetup", &["-f", "--show", img_s]).expect("losetup");
+    let dir = tempfile::tempdir().unwrap();
+    let m = Mount {
+        dir,
+        loop_dev: Some(dev.clone()),
+        _img: None,
+    };
+    run(
+        "mount",
+        &["-o", "errors=continue", &dev, m.path().to_str().unwrap()],
+    )
+    .expect("mount");
+    {
+        let mut ws = dd_io::prepare(&IoConfig::new(m.path())).expect("prepare");
+        assert!(
+            ws.file_size_bytes() > 64 << 20,
+            "bigger than the tmpfs under it"
+        );
+        let cut = AtomicBool::new(false);
+        let r = ws.run_line(1 << 20, Direction::Write, 1, Duration::from_secs(10), &cut);
+        let line = dd_io::format_line(&r);
+        eprintln!("{line}\n{:?}", r.error);
+        assert!(r.error.is_some(), "{line} {r:?}");
+        assert!(
+            matches!(
+                r.error_errno,
+                Some(libc::EIO) | Some(libc::ENOSPC) | Some(libc::EROFS)
+            ),
+            "{r:?}"
+        );
+        assert!(line.contains("(stopped: "), "{line}");
+        assert!(r.elapsed_ns < 9_000_000_000, "stopped early: {r:?}");
+        // The run can go on: a read line reads back what was written.
+        let r = ws.run_line(
+            1 << 20,
+            Direction::Read,
+            1,
+            Duration::from_millis(100),
+            &cut,
+        );
+        assert!(r.ios > 0 || r.error.is_some(), "{r:?}");
+    }
+    assert!(
+        names(m.path()).iter().all(|p| p.ends_with("lost+found")),
+        "{:?}",
+        names(m.path())
+    );
+    drop(m);
+    drop(backing);
+}
