@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Compare quickbench's storage engine with fio's psync engine (a script, not
+# a timed test).
+#
+#   benches/io-vs-fio.sh DIR [SECONDS] [ROUNDS]
+#
+# On the filesystem holding DIR, runs the 1-job 4k and 1M write and read
+# lines of quickbench and the equivalent fio job (--ioengine=psync
+# --direct=1 --bs=... --numjobs=1 --time_based, same file size)
+# alternately, ROUNDS times (at least 3), and prints the medians and the
+# ratios quickbench / fio of IOPS, MB/s and mean latency.
+# fio reads only what its write job wrote (as quickbench does), so neither
+# side reads unwritten extents. Environment: QB_SIZE (file size, default 1G).
+# Installs fio with apt-get when it is missing.
+set -euo pipefail
+
+DIR=${1:?usage: $0 DIR [SECONDS] [ROUNDS]}
+SECS=${2:-5}
+ROUNDS=${3:-3}
+SIZE=${QB_SIZE:-1G}
+(( ROUNDS < 3 )) && ROUNDS=3
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+
+if ! command -v fio >/dev/null; then
+    echo "fio missing: apt-get install -y fio" >&2
+    apt-get install -y fio >&2 || { apt-get update >&2 && apt-get install -y fio >&2; }
+fi
+command -v python3 >/dev/null || { echo "python3 is needed to read fio's JSON" >&2; exit 1; }
+
+cargo build --quiet --release --examples --manifest-path "$ROOT/Cargo.toml" >&2
+HARNESS="$ROOT/target/release/examples/io_line"
+
+WORK=$(mktemp -d)
+FIOFILE="$DIR/.qb-fio-bench.$$"
+cleanup() { rm -rf "$WORK"; rm -f "$FIOFILE"; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+SAMPLES="$WORK/samples.tsv"
+
+# The one command that yields quickbench LineResult JSON documents (one per
+# line): the 1-job write line then the read line, for block size $1.
+# To switch to the real binary later:
+#   quickbench --json --only io --io-jobs 1 --dir "$DIR" "$SECS"  (+ a jq/python filter)
+qb_line_results() {
+    "$HARNESS" --dir "$DIR" --bs "$1" --rw both --jobs 1 --secs "$SECS" --max-size "$SIZE" | grep '^{'
+}
+
+# fio's equivalent job; prints fio's JSON.  $1 bs, $2 write|read, $3 size.
+fio_json() {
+    fio --name=qb --filename="$FIOFILE" --size="$3" --ioengine=psync --direct=1 \
+        --bs="$1" --rw="$2" --numjobs=1 --time_based --runtime="$SECS" \
+        --output-format=json
+}
+
+# Appends quickbench's write and read samples for block size $1.
+run_qb() {
+    qb_line_results "$1" | python3 -c '
+import json, sys
+for line in sys.stdin:
+    r = json.loads(line)
+    print(sys.argv[1], r["direction"], "qb", r["iops"], r["mb_per_s"], r["lat_mean_us"], r["file_size_bytes"], sep="\t")
+' "$1" | tee -a "$SAMPLES" >&2
+}
+
+# Appends fio's write and read samples for block size $1, file size $2.
+# The read job reads only the prefix its write job wrote.
+run_fio() {
+    rm -f "$FIOFILE"
+    fio_json "$1" write "$2" >"$WORK/w.json"
+    written=$(python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]["write"]
+bs = {"4k": 4096, "1M": 1 << 20}[sys.argv[2]]
+print(max(bs, min(int(sys.argv[3]), j["io_bytes"]) // bs * bs))
+' "$WORK/w.json" "$1" "$2")
+    fio_json "$1" read "$written" >"$WORK/r.json"
+    rm -f "$FIOFILE"
+    for rw in write read; do
+        python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0][sys.argv[3]]
+print(sys.argv[2], sys.argv[3], "fio", j["iops"], j["bw_bytes"] / 1e6, j["lat_ns"]["mean"] / 1e3, 0, sep="\t")
+' "$WORK/${rw:0:1}.json" "$1" "$rw" | tee -a "$SAMPLES" >&2
+    done
+}
+
+# The file size: what quickbench's bound gives for QB_SIZE on DIR.
+SIZE_BYTES=$("$HARNESS" --dir "$DIR" --bs 1M --rw write --jobs 1 --secs 0.1 --max-size "$SIZE" |
+    grep '^{' | python3 -c 'import json, sys; print(json.load(sys.stdin)["file_size_bytes"])')
+
+# Alternate, and swap who goes first every round to cancel drift.
+for round in $(seq 1 "$ROUNDS"); do
+    for bs in 4k 1M; do
+        echo "round $round/$ROUNDS, $bs:" >&2
+        if (( round % 2 )); then
+            run_qb "$bs"; run_fio "$bs" "$SIZE_BYTES"
+        else
+            run_fio "$bs" "$SIZE_BYTES"; run_qb "$bs"
+        fi
+    done
+done
+
+python3 - "$SAMPLES" "$DIR" "$SECS" "$ROUNDS" <<'PY'
+import statistics, sys
+from collections import defaultdict
+rows = defaultdict(list)
+for line in open(sys.argv[1]):
+    bs, rw, tool, iops, mbps, lat, _ = line.split("\t")
+    rows[(bs, rw, tool)].append((float(iops), float(mbps), float(lat)))
+print(f"quickbench vs fio psync on {sys.argv[2]}: 1 job, {sys.argv[3]} s per line, "
+      f"{sys.argv[4]} rounds, medians")
+print(f"{'line':<9} {'qb IO/s':>9} {'fio IO/s':>9} {'qb MB/s':>8} {'fio MB/s':>8} "
+      f"{'qb lat':>8} {'fio lat':>8} {'IOPS ratio':>10} {'MB/s ratio':>10} {'lat ratio':>9}")
+for bs in ("4k", "1M"):
+    for rw in ("write", "read"):
+        q, f = rows[(bs, rw, "qb")], rows[(bs, rw, "fio")]
+        if not q or not f:
+            continue
+        n = min(len(q), len(f))
+        ratio = lambda i: statistics.median(q[k][i] / f[k][i] for k in range(n) if f[k][i])
+        med = lambda s, i: statistics.median(x[i] for x in s)
+        print(f"{bs + ' ' + rw:<9} {med(q,0):9.0f} {med(f,0):9.0f} {med(q,1):8.1f} {med(f,1):8.1f} "
+              f"{med(q,2):7.1f}µ {med(f,2):7.1f}µ {ratio(0):10.3f} {ratio(1):10.3f} {ratio(2):9.3f}")
+PY

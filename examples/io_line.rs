@@ -1,0 +1,107 @@
+//! Dev harness for the `dd_io` engine: runs one line (or a write line then
+//! its read line) and prints the report line and the `LineResult` as JSON.
+//!
+//! ```text
+//! cargo run --release --example io_line -- --dir /mnt --bs 4k --rw both --jobs 1 --secs 5
+//! ```
+//! `--rw read` runs a write line first (same block size and jobs, printed
+//! on stderr) so that the read line has written data to read.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use clap::Parser;
+use quickbench::dd_io::{self, Direction, IoConfig, LineResult};
+
+#[derive(Parser)]
+struct Args {
+    /// Benchmark directory.
+    #[arg(long, default_value = ".")]
+    dir: PathBuf,
+    /// Block size: 4k or 1M (or a byte count).
+    #[arg(long, default_value = "4k")]
+    bs: String,
+    /// write, read, or both.
+    #[arg(long, default_value = "write")]
+    rw: String,
+    /// Concurrent jobs.
+    #[arg(long, default_value_t = 1)]
+    jobs: u32,
+    /// Seconds per line.
+    #[arg(long, default_value_t = 5.0)]
+    secs: f64,
+    /// File size cap (bytes, or with a k/M/G suffix).
+    #[arg(long, default_value = "4G")]
+    max_size: String,
+    /// Block device whose /sys/class/block/<dev>/stat is sampled.
+    #[arg(long)]
+    dev: Option<String>,
+}
+
+fn parse_size(s: &str) -> Option<u64> {
+    let (num, mult) = match s.chars().last()? {
+        'k' | 'K' => (&s[..s.len() - 1], 1u64 << 10),
+        'm' | 'M' => (&s[..s.len() - 1], 1 << 20),
+        'g' | 'G' => (&s[..s.len() - 1], 1 << 30),
+        _ => (s, 1),
+    };
+    num.parse::<u64>().ok().map(|n| n * mult)
+}
+
+fn print(r: &LineResult, to_stderr: bool) {
+    let text = dd_io::format_line(r);
+    let json = serde_json::to_string(r).unwrap_or_default();
+    if to_stderr {
+        eprintln!("{text}\n{json}");
+    } else {
+        println!("{text}\n{json}");
+    }
+    if let Some(e) = &r.error {
+        eprintln!("quickbench: {e}");
+    }
+}
+
+fn main() -> ExitCode {
+    let a = Args::parse();
+    let (Some(bs), Some(max)) = (parse_size(&a.bs), parse_size(&a.max_size)) else {
+        eprintln!("bad --bs or --max-size");
+        return ExitCode::from(2);
+    };
+    let mut cfg = IoConfig::new(&a.dir);
+    cfg.max_size_bytes = max;
+    cfg.stat_dev = a.dev.clone();
+    let mut ws = match dd_io::prepare(&cfg) {
+        Ok(ws) => ws,
+        Err(skip) => {
+            eprintln!("quickbench: storage bandwidth skipped: {skip}");
+            return ExitCode::from(1);
+        }
+    };
+    for w in ws.warnings() {
+        eprintln!("quickbench: {w}");
+    }
+    let cut = AtomicBool::new(false);
+    let d = Duration::from_secs_f64(a.secs);
+    let lines: &[(Direction, bool)] = match a.rw.as_str() {
+        "write" => &[(Direction::Write, false)],
+        "read" => &[(Direction::Write, true), (Direction::Read, false)],
+        "both" => &[(Direction::Write, false), (Direction::Read, false)],
+        _ => {
+            eprintln!("--rw must be write, read or both");
+            return ExitCode::from(2);
+        }
+    };
+    let mut failed = false;
+    for &(dir, quiet) in lines {
+        let r = ws.run_line(bs, dir, a.jobs, d, &cut);
+        failed |= r.error.is_some();
+        print(&r, quiet);
+    }
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

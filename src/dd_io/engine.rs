@@ -1,0 +1,257 @@
+//! The job threads: synchronous `pwrite`/`pread` loops, one block at a
+//! time, timed with the monotonic clock around each call.
+//!
+//! All jobs wait on one start gate (a barrier that the spawning thread
+//! opens once every job exists, or closes if a thread could not be
+//! created), take their own start instant, and stop at
+//! start + duration or when the cut flag is set (both checked after every
+//! I/O, with the clock reading the latency measurement already took).
+//! Nothing in the loop allocates; the only syscalls are the I/O itself.
+
+use std::os::fd::RawFd;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use super::buffer::AlignedBuf;
+use super::histogram::Histogram;
+use super::region::Cursor;
+
+/// What one job does.
+pub struct JobPlan {
+    /// Where its blocks go (a write job: its region; a read job: written data).
+    pub cursor: Cursor,
+    /// Its own aligned buffer of one block.
+    pub buf: AlignedBuf,
+}
+
+/// The error that stopped a job.
+#[derive(Debug, Clone, Copy)]
+pub struct JobError {
+    /// The OS error number.
+    pub errno: i32,
+    /// The offset of the failed I/O, in bytes.
+    pub offset_byte: u64,
+}
+
+/// What one job measured.
+pub struct JobOutcome {
+    /// Bytes transferred (partial blocks included).
+    pub bytes: u64,
+    /// Whole blocks completed.
+    pub ios: u64,
+    /// Latency of each completed I/O.
+    pub hist: Histogram,
+    /// When the job started (after the barrier).
+    pub start: Instant,
+    /// When its last I/O ended.
+    pub end: Instant,
+    /// Stopped by the cut flag before its deadline.
+    pub cut: bool,
+    /// The error that stopped it, if any.
+    pub error: Option<JobError>,
+}
+
+/// Reads or writes one whole block at `offset`: retries EINTR, continues
+/// after short transfers. `Err((errno, bytes done))` on failure; a write
+/// returning 0 counts as ENOSPC, a read returning 0 (end of file) as EIO.
+#[inline]
+fn io_block(
+    fd: RawFd,
+    write: bool,
+    buf: *mut u8,
+    len: usize,
+    offset: u64,
+) -> Result<(), (i32, usize)> {
+    let mut done = 0usize;
+    while done < len {
+        // SAFETY: buf is valid for len bytes (the job's own buffer).
+        let r = unsafe {
+            let p = buf.add(done);
+            let off = (offset + done as u64) as libc::off_t;
+            if write {
+                libc::pwrite(fd, p as *const libc::c_void, len - done, off)
+            } else {
+                libc::pread(fd, p as *mut libc::c_void, len - done, off)
+            }
+        };
+        if r > 0 {
+            done += r as usize;
+        } else if r == 0 {
+            return Err((if write { libc::ENOSPC } else { libc::EIO }, done));
+        } else {
+            let e = std::io::Error::last_os_error()
+                .raw_os_error()
+                .unwrap_or(libc::EIO);
+            if e != libc::EINTR {
+                return Err((e, done));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs one job to its deadline (see the module doc).
+#[allow(clippy::too_many_arguments)]
+fn run_job(
+    fd: RawFd,
+    write: bool,
+    mut plan: JobPlan,
+    block_size_bytes: usize,
+    nonce: u64,
+    duration: Duration,
+    gate: &Gate,
+    cut: &AtomicBool,
+) -> JobOutcome {
+    let mut hist = Histogram::new();
+    let mut bytes = 0u64;
+    let mut ios = 0u64;
+    let mut error = None;
+    let mut was_cut = false;
+    let go = gate.wait();
+    let start = Instant::now();
+    if !go {
+        return JobOutcome {
+            bytes,
+            ios,
+            hist,
+            start,
+            end: start,
+            cut: false,
+            error: None,
+        };
+    }
+    let deadline = start + duration;
+    let mut end;
+    let ptr = plan.buf.as_mut_ptr();
+    loop {
+        let off = plan.cursor.offset_byte();
+        if write {
+            plan.buf.stamp(off, nonce);
+        }
+        let t0 = Instant::now();
+        let r = io_block(fd, write, ptr, block_size_bytes, off);
+        let t1 = Instant::now();
+        end = t1;
+        match r {
+            Ok(()) => {
+                hist.record(t1.duration_since(t0).as_nanos() as u64);
+                bytes += block_size_bytes as u64;
+                ios += 1;
+            }
+            Err((errno, done)) => {
+                bytes += done as u64;
+                error = Some(JobError {
+                    errno,
+                    offset_byte: off,
+                });
+                break;
+            }
+        }
+        if t1 >= deadline {
+            break;
+        }
+        if cut.load(Ordering::Relaxed) {
+            was_cut = true;
+            break;
+        }
+        plan.cursor.advance();
+    }
+    JobOutcome {
+        bytes,
+        ios,
+        hist,
+        start,
+        end,
+        cut: was_cut,
+        error,
+    }
+}
+
+/// The start gate: jobs block until it is opened (`true`) or closed.
+#[derive(Default)]
+struct Gate {
+    state: Mutex<Option<bool>>,
+    cv: Condvar,
+}
+
+impl Gate {
+    fn wait(&self) -> bool {
+        let mut g = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(go) = *g {
+                return go;
+            }
+            g = self.cv.wait(g).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    fn set(&self, go: bool) {
+        *self.state.lock().unwrap_or_else(|e| e.into_inner()) = Some(go);
+        self.cv.notify_all();
+    }
+}
+
+/// Runs all jobs together (one thread each) and returns their outcomes in
+/// job order; `Err` when a thread could not be created (no I/O was done).
+/// A single job runs in the calling thread: no thread to create, and a
+/// single-threaded process takes the kernel's cheaper file-lookup path.
+pub fn run_jobs(
+    fd: RawFd,
+    write: bool,
+    plans: Vec<JobPlan>,
+    block_size_bytes: usize,
+    nonce: u64,
+    duration: Duration,
+    cut: &AtomicBool,
+) -> std::io::Result<Vec<JobOutcome>> {
+    let gate = Gate::default();
+    if plans.len() == 1 {
+        gate.set(true);
+        let plan = plans.into_iter().next().expect("one plan");
+        return Ok(vec![run_job(
+            fd,
+            write,
+            plan,
+            block_size_bytes,
+            nonce,
+            duration,
+            &gate,
+            cut,
+        )]);
+    }
+    std::thread::scope(|s| {
+        let mut handles = Vec::with_capacity(plans.len());
+        let mut spawn_error = None;
+        for (j, plan) in plans.into_iter().enumerate() {
+            let gate = &gate;
+            let spawned = std::thread::Builder::new()
+                .name(format!("qb-io-{j}"))
+                .spawn_scoped(s, move || {
+                    run_job(
+                        fd,
+                        write,
+                        plan,
+                        block_size_bytes,
+                        nonce,
+                        duration,
+                        gate,
+                        cut,
+                    )
+                });
+            match spawned {
+                Ok(h) => handles.push(h),
+                Err(e) => {
+                    spawn_error = Some(e);
+                    break;
+                }
+            }
+        }
+        gate.set(spawn_error.is_none());
+        let outcomes: Vec<JobOutcome> = handles.into_iter().filter_map(|h| h.join().ok()).collect();
+        match spawn_error {
+            Some(e) => Err(e),
+            None => Ok(outcomes),
+        }
+    })
+}
