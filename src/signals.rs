@@ -14,6 +14,8 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 pub const DOUBLE_INT_WINDOW_NS: u64 = 2_000_000_000;
 
 static CUT: AtomicBool = AtomicBool::new(false);
+/// Set by any of the handled signals: the step in progress must end.
+static STOP: AtomicBool = AtomicBool::new(false);
 static ABORT_SIGNAL: AtomicI32 = AtomicI32::new(0);
 static LAST_INT_NS: AtomicU64 = AtomicU64::new(0);
 
@@ -31,6 +33,7 @@ fn monotonic_ns() -> u64 {
 }
 
 extern "C" fn on_signal(sig: libc::c_int) {
+    STOP.store(true, Ordering::SeqCst);
     if sig == libc::SIGINT {
         let now = monotonic_ns();
         let last = LAST_INT_NS.swap(now, Ordering::SeqCst);
@@ -72,6 +75,15 @@ pub fn cut_requested() -> bool {
 /// Clears the cut flag before the next step starts.
 pub fn clear_cut() {
     CUT.store(false, Ordering::SeqCst);
+    if ABORT_SIGNAL.load(Ordering::SeqCst) == 0 {
+        STOP.store(false, Ordering::SeqCst);
+    }
+}
+
+/// The flag that measuring loops poll (set by a cut or an abort), for
+/// engines that take an `&AtomicBool`.
+pub fn stop_flag() -> &'static AtomicBool {
+    &STOP
 }
 
 /// The signal that aborted the run, if any.

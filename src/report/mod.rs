@@ -4,6 +4,8 @@
 
 use std::io::{self, Write};
 
+pub mod json;
+
 use crate::cpu_loop::LoopStep;
 use crate::membw::DdBandwidth;
 use crate::units::dd_rate;
@@ -131,6 +133,68 @@ impl<W: Write> Report<W> {
     /// The underlying writer.
     pub fn into_inner(self) -> W {
         self.out
+    }
+}
+
+/// `[ Storage bandwidth - 4k blocks (vda) ]`, saying when memory or the
+/// page cache is measured instead of a device.
+pub fn storage_bandwidth_title(
+    block_label: &str,
+    device: &str,
+    memory_fs: Option<&str>,
+    direct_io: bool,
+) -> String {
+    let mut what = device.to_string();
+    if let Some(fs) = memory_fs {
+        if fs == device {
+            what = format!("{fs}: memory, not a disk");
+        } else {
+            what = format!("{device} on {fs}: memory, not a disk");
+        }
+    }
+    if !direct_io {
+        what.push_str(", buffered: page cache");
+    }
+    format!("Storage bandwidth - {block_label} blocks ({what})")
+}
+
+/// A deterministic stand-in storage line for tests (`--fake-figures`):
+/// 1 job does 100 MB/s at 4k; more jobs scale it.
+pub fn fake_line(
+    block_size_bytes: u64,
+    direction: crate::dd_io::Direction,
+    jobs: u32,
+) -> crate::dd_io::LineResult {
+    let iops = if block_size_bytes <= 4096 {
+        25_000.0
+    } else {
+        900.0
+    } * f64::from(jobs.min(4));
+    let lat_us = f64::from(jobs) * 1e6 / iops;
+    let ios = iops as u64;
+    crate::dd_io::LineResult {
+        block_size_bytes,
+        direction,
+        jobs,
+        bytes: ios * block_size_bytes,
+        ios,
+        elapsed_ns: 1_000_000_000,
+        fdatasync_ns: None,
+        mb_per_s: (ios * block_size_bytes) as f64 / 1e6,
+        iops,
+        lat_mean_us: lat_us,
+        lat_p50_us: lat_us,
+        lat_p90_us: lat_us,
+        lat_p99_us: lat_us,
+        lat_p999_us: lat_us,
+        lat_max_us: lat_us,
+        device_stat_delta: None,
+        direct_io: true,
+        memory_backed: false,
+        file_size_bytes: 1 << 30,
+        cut_short: false,
+        error: None,
+        error_errno: None,
     }
 }
 
