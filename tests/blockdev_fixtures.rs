@@ -5,12 +5,10 @@ mod common_blockdev;
 
 use std::path::Path;
 
-use common_blockdev::Fx;
+use common_blockdev::{lvm_luks_md, two_sata, Fx, TB4};
 use quickbench::blockdev::{
     device_type, render_stack, render_table, resolve_dir, storage_table, TargetKind,
 };
-
-const TB4: u64 = 7_814_037_168; // sectors of a 4 TB disk (3.6T)
 
 /// Keeps the fixture on disk (for running the real lsblk on it by hand)
 /// when BLOCKDEV_KEEP is set.
@@ -27,13 +25,6 @@ fn keep(fx: &Fx, what: &str) {
         assert!(status.success());
         eprintln!("fixture {what} kept in {}", to.display());
     }
-}
-
-fn two_sata(fx: &Fx) {
-    fx.sata("sda", 0, 8, 0, TB4, "WDC WD40EFRX-68N");
-    fx.sata("sdb", 1, 8, 16, TB4, "WDC WD40EFRX-68N");
-    fx.part("sda", "sda1", 8, 1, TB4 - 4096, 1);
-    fx.part("sdb", "sdb1", 8, 17, TB4 - 4096, 1);
 }
 
 #[test]
@@ -138,30 +129,6 @@ fn bind_and_over_mounts_pick_the_visible_mount() {
     assert_eq!((t.mount_id, t.display.as_str()), (23, "sdb"));
     let t = resolve_dir(&fx.sys(), Path::new("/var/wwwx")).unwrap();
     assert_eq!(t.display, "sda");
-}
-
-/// md0 = RAID1 of sda1+sdb1; dm-0 = LUKS on md0; dm-1 = LVM LV on dm-0.
-fn lvm_luks_md(fx: &Fx) {
-    two_sata(fx);
-    fx.virt("md0", 9, 0, TB4 - 8192);
-    fx.file(&format!("{}/md/level", fx.devpath("md0")), "raid1\n");
-    fx.stack("md0", "sda1");
-    fx.stack("md0", "sdb1");
-    fx.virt("dm-0", 253, 0, TB4 - 12288);
-    fx.file(&format!("{}/dm/name", fx.devpath("dm-0")), "cryptmd\n");
-    fx.file(
-        &format!("{}/dm/uuid", fx.devpath("dm-0")),
-        "CRYPT-LUKS2-0a1b2c3d4e5f40718293a4b5c6d7e8f9-cryptmd\n",
-    );
-    fx.stack("dm-0", "md0");
-    fx.virt("dm-1", 253, 1, 419_430_400);
-    fx.file(&format!("{}/dm/name", fx.devpath("dm-1")), "vg0-root\n");
-    fx.file(
-        &format!("{}/dm/uuid", fx.devpath("dm-1")),
-        "LVM-Xb1Xb1Xb1Xb1Xb1Xb1Xb1Xb1Xb1Xb1Xb1Xc2Yc2Yc2Yc2Yc2Yc2Yc2Yc2Yc2Yc2Yc2Y\n",
-    );
-    fx.stack("dm-1", "dm-0");
-    fx.mountinfo(&["20 1 253:1 / / rw,relatime - xfs /dev/mapper/vg0-root rw"]);
 }
 
 #[test]

@@ -6,6 +6,9 @@ use std::path::Path;
 
 use assert_cmd::Command;
 
+#[allow(dead_code)]
+mod common_blockdev;
+
 /// A small x86 host: 2 cores with SMT (4 CPUs), 2 vulnerability files
 /// (the longest label sets the column), 16 GiB of memory.
 fn x86_smt_host(root: &Path) {
@@ -88,4 +91,58 @@ fn header_to_memory_is_byte_exact() {
         .replace("<version>", env!("CARGO_PKG_VERSION"));
     assert_eq!(got, want);
     assert!(out.stderr.is_empty() || !String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
+
+/// Runs the binary on a fixture sysroot with stand-in figures and returns
+/// stdout with the build line (compiler, linkage) checked and masked.
+fn run_masked(root: &Path, args: &[&str]) -> String {
+    let out = Command::cargo_bin("quickbench")
+        .unwrap()
+        .arg("--sysroot")
+        .arg(root)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let got = String::from_utf8(out.stdout).unwrap();
+    let mut lines: Vec<&str> = got.lines().collect();
+    assert!(lines[2].starts_with("Build     : rustc "), "{}", lines[2]);
+    lines[2] = "Build     : <compiler>, <target>, <linkage>";
+    lines.join("\n") + "\n"
+}
+
+/// The golden file `name`; with `QB_BLESS=1` in the environment, `got`
+/// is written there first (then review the diff by eye before committing).
+fn golden(name: &str, got: &str) -> String {
+    if std::env::var_os("QB_BLESS").is_some() {
+        fs::write(
+            format!("tests/golden/{name}"),
+            got.replace(env!("CARGO_PKG_VERSION"), "<version>"),
+        )
+        .unwrap();
+    }
+    fs::read_to_string(format!("tests/golden/{name}"))
+        .unwrap()
+        .replace("<version>", env!("CARGO_PKG_VERSION"))
+}
+
+#[test]
+fn whole_report_on_lvm_on_luks_on_md_is_byte_exact() {
+    let fx = common_blockdev::Fx::new();
+    common_blockdev::lvm_luks_md(&fx);
+    x86_smt_host(fx.tmp.path());
+    let got = run_masked(
+        fx.tmp.path(),
+        &["--fake-figures", "--dir", "/var/lib", "12"],
+    );
+    assert_eq!(got, golden("whole-report-lvm-luks-md.txt", &got));
+}
+
+#[test]
+fn dry_run_plan_on_a_fixture_is_byte_exact() {
+    let fx = common_blockdev::Fx::new();
+    common_blockdev::lvm_luks_md(&fx);
+    x86_smt_host(fx.tmp.path());
+    let got = run_masked(fx.tmp.path(), &["--dir", "/var/lib", "30"]);
+    assert_eq!(got, golden("dry-run-lvm-luks-md.txt", &got));
 }
