@@ -6,7 +6,6 @@ use std::path::Path;
 
 use assert_cmd::Command;
 
-#[allow(dead_code)]
 mod common_blockdev;
 
 /// A small x86 host: 2 cores with SMT (4 CPUs), 2 vulnerability files
