@@ -1,0 +1,79 @@
+//! `--json` prints one document that validates against
+//! `schema/report.schema.json`, with every section's fields present.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn validator() -> jsonschema::Validator {
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string("schema/report.schema.json").unwrap())
+            .unwrap();
+    jsonschema::validator_for(&schema).expect("the schema itself is valid")
+}
+
+fn run_json(args: &[&str]) -> Value {
+    let out = Command::cargo_bin("quickbench")
+        .unwrap()
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    serde_json::from_slice(&out.stdout).expect("stdout is one JSON document")
+}
+
+fn assert_valid(doc: &Value) {
+    let v = validator();
+    let errors: Vec<String> = v
+        .iter_errors(doc)
+        .map(|e| format!("{e} at {}", e.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}\n{doc:#}");
+}
+
+#[test]
+fn a_live_run_validates_with_every_section() {
+    let dir = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let doc = run_json(&[
+        "0.1",
+        "-q",
+        "--io-jobs",
+        "1",
+        "--max-size",
+        "64M",
+        "--dir",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_valid(&doc);
+    assert!(!doc["cpu_info"]["lines"].as_array().unwrap().is_empty());
+    assert!(doc["cpu_loop"][0]["loops_per_s_mean"].as_f64().unwrap() > 0.0);
+    assert!(doc["memory"]["total_mb"].as_u64().unwrap() > 0);
+    assert!(doc["memory"]["dd_bandwidth_bytes_per_s"].as_f64().unwrap() > 0.0);
+    let lines = doc["storage_bandwidth"].as_array().unwrap();
+    // 4k and 1M, writes and reads, 1 job each (unless the space is too small).
+    if doc["storage_bandwidth_skipped"].is_null() {
+        assert_eq!(lines.len(), 4);
+        assert!(lines.iter().all(|l| l["ios"].as_u64().unwrap() > 0));
+    }
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "a file was left behind"
+    );
+}
+
+#[test]
+fn a_dry_run_validates_and_has_a_plan() {
+    let doc = run_json(&["--dry-run"]);
+    assert_valid(&doc);
+    assert!(doc["plan"].is_object());
+    assert!(doc["cpu_loop"].as_array().unwrap().is_empty());
+    assert_eq!(doc["dry_run"], Value::Bool(true));
+}
+
+#[test]
+fn the_schema_rejects_a_broken_document() {
+    let mut doc = run_json(&["--dry-run", "--only", "cpuinfo"]);
+    doc.as_object_mut().unwrap().remove("hostname");
+    assert!(!validator().is_valid(&doc));
+}
