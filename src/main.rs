@@ -278,6 +278,22 @@ fn run<W: Write>(cfg: &Config, rep: &mut Report<W>) -> Result<u8, Stop> {
     Ok(if doc.failed_sections.is_empty() { 0 } else { 1 })
 }
 
+/// Once the temporary file is closed, asks the filesystem to finish
+/// freeing it (xfs and btrfs release the space of an unlinked file in the
+/// background; `syncfs` completes that), so that the free space is back to
+/// where it was when quickbench exits.
+struct SettleOnDrop<'a>(&'a std::path::Path);
+
+impl Drop for SettleOnDrop<'_> {
+    fn drop(&mut self) {
+        use std::os::fd::AsRawFd;
+        if let Ok(d) = std::fs::File::open(self.0) {
+            // SAFETY: syncfs only reads the descriptor, which `d` keeps open.
+            unsafe { libc::syncfs(d.as_raw_fd()) };
+        }
+    }
+}
+
 /// The two `[ Storage bandwidth ]` sections. `Ok(Err(reason))` when they
 /// could not run at all (the report says so, the caller tells stderr).
 fn storage_bandwidth<W: Write>(
@@ -312,6 +328,9 @@ fn storage_bandwidth<W: Write>(
             _ => None,
         }),
     };
+    // Declared before the workspace, so dropped after it on every path
+    // (including an abort's early return).
+    let _settle = SettleOnDrop(&cfg.dir);
     let mut ws = match dd_io::prepare(&io_cfg) {
         Ok(ws) => ws,
         Err(skip) => {

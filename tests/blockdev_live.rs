@@ -3,124 +3,14 @@
 //! They need root and the mkfs tools; otherwise they print why and pass.
 //! Every mount and loop device is undone by a guard's `Drop`.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
+
+#[macro_use]
+mod common_live;
+use common_live::*;
 
 use quickbench::blockdev::{render_stack, render_table, resolve_dir, storage_table, TargetKind};
 use quickbench::Sysroot;
-
-fn have(tool: &str) -> bool {
-    std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).any(|d| d.join(tool).is_file()))
-        .unwrap_or(false)
-}
-
-/// Why this live test cannot run here, if it cannot.
-fn skip_reason(tools: &[&str]) -> Option<String> {
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        return Some("not root".into());
-    }
-    if !Path::new("/dev/loop-control").exists() {
-        return Some("no /dev/loop-control".into());
-    }
-    tools
-        .iter()
-        .find(|t| !have(t))
-        .map(|t| format!("{t} is not installed"))
-}
-
-macro_rules! need {
-    ($($tool:expr),*) => {
-        if let Some(why) = skip_reason(&["losetup", "mount", "umount", $($tool),*]) {
-            let test = std::thread::current().name().unwrap_or("?").to_string();
-            eprintln!("skipping {test}: {why}");
-            return;
-        }
-    };
-}
-
-fn run(cmd: &str, args: &[&str]) -> String {
-    let out = Command::new(cmd).args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{cmd} {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
-
-/// Loop devices and mounts made by a test, undone in reverse on drop.
-struct Guard {
-    tmp: tempfile::TempDir,
-    mounts: Vec<PathBuf>,
-    loops: Vec<String>,
-}
-
-impl Guard {
-    fn new() -> Self {
-        Guard {
-            tmp: tempfile::tempdir().unwrap(),
-            mounts: Vec::new(),
-            loops: Vec::new(),
-        }
-    }
-
-    fn path(&self, rel: &str) -> PathBuf {
-        self.tmp.path().join(rel)
-    }
-
-    /// A sparse image of `mib` MiB attached to a free loop device: its
-    /// kernel name (`loop3`).
-    fn loop_dev(&mut self, img: &str, mib: u64) -> String {
-        let p = self.path(img);
-        std::fs::File::create(&p)
-            .unwrap()
-            .set_len(mib << 20)
-            .unwrap();
-        let dev = run("losetup", &["-f", "--show", p.to_str().unwrap()]);
-        let name = dev.trim_start_matches("/dev/").to_string();
-        self.loops.push(name.clone());
-        name
-    }
-
-    fn mount(&mut self, args: &[&str], at: &str) -> PathBuf {
-        let mp = self.path(at);
-        std::fs::create_dir_all(&mp).unwrap();
-        let mut all: Vec<&str> = args.to_vec();
-        all.push(mp.to_str().unwrap());
-        run("mount", &all);
-        self.mounts.push(mp.clone());
-        mp
-    }
-}
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        for m in self.mounts.iter().rev() {
-            let ok = Command::new("umount")
-                .arg(m)
-                .status()
-                .is_ok_and(|s| s.success());
-            if !ok {
-                let _ = Command::new("umount").arg("-l").arg(m).status();
-            }
-        }
-        for l in self.loops.iter().rev() {
-            let _ = Command::new("losetup")
-                .arg("-d")
-                .arg(format!("/dev/{l}"))
-                .status();
-        }
-    }
-}
-
-fn ext4_on_loop(g: &mut Guard, at: &str) -> (String, PathBuf) {
-    let dev = g.loop_dev(&format!("{at}.img"), 64);
-    run("mkfs.ext4", &["-q", "-F", &format!("/dev/{dev}")]);
-    let mp = g.mount(&[&format!("/dev/{dev}")], at);
-    (dev, mp)
-}
 
 #[test]
 fn live_root_resolves_and_table_matches_the_original() {
