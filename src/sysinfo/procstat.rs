@@ -11,6 +11,7 @@
 //! mean clock. In a VM without cpufreq, `cpu MHz` is often the nominal
 //! (TSC) clock, not the real one.
 
+use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -272,14 +273,17 @@ pub struct StepConditions {
 ///
 /// `start` when the step starts, `poll` as often as convenient (it reads
 /// the clocks at most every [`Sampler::INTERVAL`]), `finish` when it ends.
+///
+/// `poll` takes `&self` so that it can run inside the `&dyn Fn() -> bool`
+/// stop check that [`crate::cpu_loop::run_step`] polls every 10 ms.
 #[derive(Debug)]
 pub struct Sampler {
     sys: Sysroot,
     first: CpuSample,
     cpus: Vec<u32>,
-    mhz_sum: f64,
-    mhz_count: u32,
-    last_poll: Instant,
+    mhz_sum: Cell<f64>,
+    mhz_count: Cell<u32>,
+    last_poll: Cell<Instant>,
 }
 
 impl Sampler {
@@ -290,13 +294,13 @@ impl Sampler {
     pub fn start(sys: &Sysroot) -> anyhow::Result<Sampler> {
         let first = CpuSample::take(sys)?;
         let cpus = first.stat.per_cpu.iter().map(|(c, _)| *c).collect();
-        let mut s = Sampler {
+        let s = Sampler {
             sys: sys.clone(),
             first,
             cpus,
-            mhz_sum: 0.0,
-            mhz_count: 0,
-            last_poll: Instant::now(),
+            mhz_sum: Cell::new(0.0),
+            mhz_count: Cell::new(0),
+            last_poll: Cell::new(Instant::now()),
         };
         if let Some(m) = s.first.mean_mhz() {
             s.add(m);
@@ -304,18 +308,18 @@ impl Sampler {
         Ok(s)
     }
 
-    fn add(&mut self, mhz: f64) {
-        self.mhz_sum += mhz;
-        self.mhz_count += 1;
+    fn add(&self, mhz: f64) {
+        self.mhz_sum.set(self.mhz_sum.get() + mhz);
+        self.mhz_count.set(self.mhz_count.get() + 1);
     }
 
     /// Reads the clocks if [`Sampler::INTERVAL`] passed since the last
     /// sample (a couple of small files); otherwise does nothing.
-    pub fn poll(&mut self) {
-        if self.last_poll.elapsed() < Self::INTERVAL {
+    pub fn poll(&self) {
+        if self.last_poll.get().elapsed() < Self::INTERVAL {
             return;
         }
-        self.last_poll = Instant::now();
+        self.last_poll.set(Instant::now());
         let (_, mhz) = read_mhz(&self.sys, &self.cpus);
         if let Some(m) = mean(mhz.iter().map(|(_, m)| *m)) {
             self.add(m);
@@ -323,7 +327,7 @@ impl Sampler {
     }
 
     /// Takes the last sample and returns the step's conditions.
-    pub fn finish(mut self) -> anyhow::Result<StepConditions> {
+    pub fn finish(self) -> anyhow::Result<StepConditions> {
         let last = CpuSample::take(&self.sys)?;
         if let Some(m) = last.mean_mhz() {
             self.add(m);
@@ -334,21 +338,23 @@ impl Sampler {
         };
         Ok(StepConditions {
             steal_percent: steal,
-            mean_mhz: (self.mhz_count > 0).then(|| self.mhz_sum / f64::from(self.mhz_count)),
+            mean_mhz: (self.mhz_count.get() > 0)
+                .then(|| self.mhz_sum.get() / f64::from(self.mhz_count.get())),
             mhz_source: self.first.mhz_source,
-            mhz_samples: self.mhz_count,
+            mhz_samples: self.mhz_count.get(),
         })
     }
 }
 
 /// Runs `step` between a [`Sampler::start`] and [`Sampler::finish`]; the
-/// step gets a `poll` closure to call from its waiting loop.
+/// step gets the sampler to [`Sampler::poll`] from its waiting loop, e.g.
+/// `sample_during(sys, |s| run_step(2, d, &|| { s.poll(); stop_requested() }))`.
 pub fn sample_during<T>(
     sys: &Sysroot,
-    step: impl FnOnce(&mut dyn FnMut()) -> T,
+    step: impl FnOnce(&Sampler) -> T,
 ) -> anyhow::Result<(T, StepConditions)> {
-    let mut s = Sampler::start(sys)?;
-    let out = step(&mut || s.poll());
+    let s = Sampler::start(sys)?;
+    let out = step(&s);
     Ok((out, s.finish()?))
 }
 
@@ -511,8 +517,8 @@ processor\t: 1\ncpu MHz\t\t: 3100.5\n\nprocessor\t: 2\n";
             &[(0, "2400000")],
         );
         let sys = Sysroot::new(d.path());
-        let (v, c) = sample_during(&sys, |poll| {
-            poll();
+        let (v, c) = sample_during(&sys, |s| {
+            s.poll();
             std::fs::write(
                 d.path().join("proc/stat"),
                 "cpu 150 0 150 750 0 0 0 150 0 0\ncpu0 1 0 0 0\n",
