@@ -139,3 +139,35 @@ fn the_result_serializes_with_units_in_the_names() {
     assert_eq!(j["stores"], "cached");
     assert_eq!(j["array_bytes"], MIB);
 }
+
+#[test]
+fn the_section_runs_one_thread_then_all_cpus() {
+    let cpus = usable_cpu_list(&Sysroot::live());
+    let plan = dram::plan_arrays_for(Some(256 << 10), None);
+    assert_eq!(plan.array_bytes, 256 * MIB);
+    let small = dram::ArrayPlan {
+        array_bytes: 2 * MIB,
+        ..plan
+    };
+    let d = dram::measure_planned(small, &cpus, tiny(2, 2, 0), &|| false);
+    assert_eq!(d.single.threads, 1);
+    assert_eq!(d.single.cpus, vec![cpus[0]]);
+    assert_eq!(d.single.stores, Stores::best());
+    match &d.all {
+        Some(all) => {
+            assert!(cpus.len() > 1);
+            assert_eq!(all.threads as usize, cpus.len());
+            assert!(all.verified && all.triad_gb_per_s > 0.0);
+        }
+        None => assert_eq!(cpus.len(), 1),
+    }
+    // Interrupted: no all-CPU run.
+    let d = dram::measure_planned(
+        dram::plan_arrays_for(None, Some(12 * 1024)),
+        &cpus,
+        tiny(2, 2, 0),
+        &|| true,
+    );
+    assert!(d.single.cut_short && d.all.is_none());
+    assert_eq!(d.plan.array_bytes, MIB, "a 1 MiB floor under a tiny cap");
+}

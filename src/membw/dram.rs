@@ -252,18 +252,32 @@ pub struct DramBandwidth {
 /// Measures with 1 thread then with all usable CPUs, each run within
 /// `budget` (the loop delay), arrays sized by [`plan_arrays`].
 pub fn measure(sys: &Sysroot, budget: Duration, interrupted: &dyn Fn() -> bool) -> DramBandwidth {
-    let plan = plan_arrays(sys);
-    let cpus = usable_cpu_list(sys);
-    let limits = PassLimits::within(budget);
+    measure_planned(
+        plan_arrays(sys),
+        &usable_cpu_list(sys),
+        PassLimits::within(budget),
+        interrupted,
+    )
+}
+
+/// [`measure`] with a given plan, CPU list and limits: 1 thread on the
+/// first CPU, then one per CPU (skipped after an interrupt or with one CPU).
+pub fn measure_planned(
+    plan: ArrayPlan,
+    cpus: &[u32],
+    limits: PassLimits,
+    interrupted: &dyn Fn() -> bool,
+) -> DramBandwidth {
+    let first = [cpus.first().copied().unwrap_or(0)];
     let single = run(
-        &cpus[..1],
+        &first,
         plan.array_bytes,
         limits,
         Stores::best(),
         interrupted,
     );
     let all = (cpus.len() > 1 && !single.cut_short)
-        .then(|| run(&cpus, plan.array_bytes, limits, Stores::best(), interrupted));
+        .then(|| run(cpus, plan.array_bytes, limits, Stores::best(), interrupted));
     DramBandwidth { plan, single, all }
 }
 
