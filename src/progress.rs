@@ -52,6 +52,7 @@ struct State {
     fixed_width: usize,
     step: Option<Step>,
     drawn: bool,
+    last_draw: Option<Instant>,
     hold_until: Option<Instant>,
     stop: bool,
 }
@@ -132,6 +133,7 @@ impl Progress {
                 fixed_width: width,
                 step: None,
                 drawn: false,
+                last_draw: None,
                 hold_until: None,
                 stop: false,
             }),
@@ -249,6 +251,7 @@ fn draw(st: &mut State) {
     let _ = st.out.write_all(buf.as_bytes());
     let _ = st.out.flush();
     st.drawn = true;
+    st.last_draw = Some(Instant::now());
 }
 
 fn redraw_loop(sh: &Shared) {
@@ -257,8 +260,11 @@ fn redraw_loop(sh: &Shared) {
         if st.stop {
             return;
         }
-        let held = st.hold_until.is_some_and(|t| Instant::now() < t);
-        if !held && st.step.is_some() {
+        let now = Instant::now();
+        let held = st.hold_until.is_some_and(|t| now < t);
+        // A step() just drew: no second draw on its wake-up.
+        let fresh = st.last_draw.is_some_and(|t| now < t + REDRAW / 2);
+        if !held && !fresh && st.step.is_some() {
             draw(&mut st);
         }
         st = match sh.wake.wait_timeout(st, REDRAW) {
