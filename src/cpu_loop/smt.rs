@@ -1,1 +1,328 @@
-//! The SMT probe: siblings of one core against two cores (extended report). (Being written.)
+//! The SMT probe (extended report): do two jobs on SMT siblings of one
+//! core slow each other, compared with two jobs on two different cores?
+//!
+//! Reads `/sys/devices/system/cpu/cpuN/topology/thread_siblings_list` for
+//! the CPUs this process may run on (its affinity mask; the `online` list of
+//! a dump), picks two siblings of one core and two CPUs of different cores,
+//! and runs the CPU loop's [`spin`] in two threads pinned with
+//! `sched_setaffinity`, alternately on the siblings and on the separate
+//! cores (two rounds each, best round kept). The ratio is the siblings'
+//! per-job rate over the separate cores' per-job rate.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Barrier};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::spin;
+use crate::sysinfo::parse_cpu_list;
+use crate::Sysroot;
+
+/// A ratio at or above this means siblings do not slow each other.
+pub const NO_SLOWDOWN_RATIO: f64 = 0.9;
+
+/// Which CPUs the probe runs on, from the topology.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub enum SmtPlan {
+    /// Two siblings of one core and two CPUs of different cores.
+    Probe {
+        /// Threads per core of the siblings' core (its sibling list).
+        threads_per_core: u32,
+        /// Two SMT siblings of one core.
+        siblings: [u32; 2],
+        /// Two CPUs on different cores.
+        separate: [u32; 2],
+    },
+    /// No CPU has a sibling (or the files are absent): 1 thread per core.
+    NoSiblings,
+    /// Fewer than two cores among the usable CPUs.
+    OneCore,
+    /// Siblings exist, but no two of one core are usable by this process.
+    SiblingsNotUsable {
+        /// Threads per core in the topology.
+        threads_per_core: u32,
+    },
+}
+
+/// The result of the SMT probe.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct SmtProbe {
+    /// The CPUs chosen, or why there is nothing to probe.
+    pub plan: SmtPlan,
+    /// Per-job loops per second of two jobs on the siblings (best round).
+    pub siblings_loops_per_s_each: Option<f64>,
+    /// Per-job loops per second of two jobs on separate cores (best round).
+    pub separate_loops_per_s_each: Option<f64>,
+    /// `siblings / separate`: 1.0 means no slowdown, 0.5 a shared core.
+    pub ratio: Option<f64>,
+    /// True when Ctrl-C ended the probe early.
+    pub cut_short: bool,
+}
+
+impl SmtProbe {
+    /// One line for the report.
+    pub fn verdict(&self) -> String {
+        match (&self.plan, self.ratio) {
+            (SmtPlan::NoSiblings, _) => {
+                "no SMT siblings in the topology (1 thread per core): nothing to probe".into()
+            }
+            (SmtPlan::OneCore, _) => "only one core usable: nothing to compare".into(),
+            (SmtPlan::SiblingsNotUsable { threads_per_core }, _) => format!(
+                "{threads_per_core} threads per core, but no two siblings of one core \
+                 in this process's CPU set: nothing to probe"
+            ),
+            (SmtPlan::Probe { .. }, None) => "interrupted before a figure: no verdict".into(),
+            (
+                SmtPlan::Probe {
+                    threads_per_core, ..
+                },
+                Some(r),
+            ) => {
+                if r >= NO_SLOWDOWN_RATIO {
+                    format!("siblings do not slow each other ({r:.2}x)")
+                } else {
+                    format!(
+                        "{threads_per_core} threads per core share execution units: \
+                         siblings run at {r:.2}x"
+                    )
+                }
+            }
+        }
+    }
+}
+
+/// The CPUs this process may run on: its affinity mask when live, the
+/// `online` list of a dump.
+pub fn usable_cpu_list(sys: &Sysroot) -> Vec<u32> {
+    if sys.is_live() {
+        if let Ok(set) = nix::sched::sched_getaffinity(nix::unistd::Pid::from_raw(0)) {
+            let v: Vec<u32> = (0..nix::sched::CpuSet::count())
+                .filter(|&i| set.is_set(i).unwrap_or(false))
+                .map(|i| i as u32)
+                .collect();
+            if !v.is_empty() {
+                return v;
+            }
+        }
+    }
+    sys.read_to_string("/sys/devices/system/cpu/online")
+        .ok()
+        .and_then(|t| parse_cpu_list(&t))
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| vec![0])
+}
+
+/// The sibling list of one CPU (itself alone when the file is absent).
+fn siblings_of(sys: &Sysroot, cpu: u32) -> Vec<u32> {
+    let mut v = sys
+        .read_to_string(format!(
+            "/sys/devices/system/cpu/cpu{cpu}/topology/thread_siblings_list"
+        ))
+        .ok()
+        .and_then(|t| parse_cpu_list(&t))
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| vec![cpu]);
+    if !v.contains(&cpu) {
+        v.push(cpu);
+    }
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Chooses the CPUs of the probe among `usable`, from the topology.
+pub fn plan(sys: &Sysroot, usable: &[u32]) -> SmtPlan {
+    // Group the usable CPUs by core (a core = its full sibling list).
+    let mut cores: Vec<(Vec<u32>, Vec<u32>)> = Vec::new(); // (siblings, usable ones)
+    let mut max_tpc = 1u32;
+    for &c in usable {
+        let sib = siblings_of(sys, c);
+        max_tpc = max_tpc.max(sib.len() as u32);
+        match cores.iter_mut().find(|(s, _)| *s == sib) {
+            Some((_, u)) => u.push(c),
+            None => cores.push((sib, vec![c])),
+        }
+    }
+    if max_tpc <= 1 {
+        return SmtPlan::NoSiblings;
+    }
+    if cores.len() < 2 {
+        return SmtPlan::OneCore;
+    }
+    let Some(i) = cores.iter().position(|(_, u)| u.len() >= 2) else {
+        return SmtPlan::SiblingsNotUsable {
+            threads_per_core: max_tpc,
+        };
+    };
+    let (sib, u) = &cores[i];
+    let a = u[0];
+    let b = u[1];
+    let other = cores
+        .iter()
+        .enumerate()
+        .find(|(j, _)| *j != i)
+        .map(|(_, (_, u))| u[0])
+        .expect("two cores");
+    SmtPlan::Probe {
+        threads_per_core: sib.len() as u32,
+        siblings: [a, b],
+        separate: [a, other],
+    }
+}
+
+/// Runs two jobs pinned to `cpus` for `duration`; returns the per-job
+/// loops per second (mean of the two), or `None` if a pin failed.
+fn run_pair(
+    cpus: [u32; 2],
+    duration: Duration,
+    interrupted: &dyn Fn() -> bool,
+) -> (Option<f64>, bool) {
+    let stop = Arc::new(AtomicBool::new(false));
+    let barrier = Arc::new(Barrier::new(3));
+    let handles: Vec<_> = cpus
+        .iter()
+        .enumerate()
+        .map(|(i, &cpu)| {
+            let stop = Arc::clone(&stop);
+            let barrier = Arc::clone(&barrier);
+            thread::spawn(move || {
+                let pinned = pin_current_thread(cpu);
+                barrier.wait();
+                let t0 = Instant::now();
+                let loops = spin(&stop, 0x5e7_0000 + i as u64);
+                (pinned, loops, t0.elapsed())
+            })
+        })
+        .collect();
+    barrier.wait();
+    let t0 = Instant::now();
+    let mut cut = false;
+    loop {
+        let left = duration.saturating_sub(t0.elapsed());
+        if left.is_zero() {
+            break;
+        }
+        if interrupted() {
+            cut = true;
+            break;
+        }
+        thread::sleep(left.min(Duration::from_millis(10)));
+    }
+    stop.store(true, Ordering::Relaxed);
+    let mut rates = Vec::new();
+    let mut all_pinned = true;
+    for h in handles {
+        match h.join() {
+            Ok((pinned, loops, el)) if el.as_secs_f64() > 0.0 => {
+                all_pinned &= pinned;
+                rates.push(loops as f64 / el.as_secs_f64());
+            }
+            _ => all_pinned = false,
+        }
+    }
+    if !all_pinned || rates.len() != 2 {
+        return (None, cut);
+    }
+    (Some((rates[0] + rates[1]) / 2.0), cut)
+}
+
+/// Pins the calling thread to one CPU; false on failure.
+pub fn pin_current_thread(cpu: u32) -> bool {
+    let mut set = nix::sched::CpuSet::new();
+    if set.set(cpu as usize).is_err() {
+        return false;
+    }
+    nix::sched::sched_setaffinity(nix::unistd::Pid::from_raw(0), &set).is_ok()
+}
+
+/// Runs the probe on the live system for about `duration` in all (four
+/// runs of a quarter each: siblings, separate, siblings, separate), or
+/// until `interrupted()`. With nothing to probe it returns at once.
+pub fn probe(sys: &Sysroot, duration: Duration, interrupted: &dyn Fn() -> bool) -> SmtProbe {
+    run_plan(plan(sys, &usable_cpu_list(sys)), duration, interrupted)
+}
+
+/// Runs a given plan (see [`probe`]); a plan without CPUs returns at once.
+pub fn run_plan(plan: SmtPlan, duration: Duration, interrupted: &dyn Fn() -> bool) -> SmtProbe {
+    let mut out = SmtProbe {
+        plan: plan.clone(),
+        siblings_loops_per_s_each: None,
+        separate_loops_per_s_each: None,
+        ratio: None,
+        cut_short: false,
+    };
+    let SmtPlan::Probe {
+        siblings, separate, ..
+    } = plan
+    else {
+        return out;
+    };
+    let quarter = duration / 4;
+    let best = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(x), Some(y)) => Some(x.max(y)),
+        (x, None) | (None, x) => x,
+    };
+    for _ in 0..2 {
+        for (cpus, slot) in [(siblings, 0), (separate, 1)] {
+            let (r, cut) = run_pair(cpus, quarter, interrupted);
+            if slot == 0 {
+                out.siblings_loops_per_s_each = best(out.siblings_loops_per_s_each, r);
+            } else {
+                out.separate_loops_per_s_each = best(out.separate_loops_per_s_each, r);
+            }
+            if cut {
+                out.cut_short = true;
+                break;
+            }
+        }
+        if out.cut_short {
+            break;
+        }
+    }
+    if let (Some(s), Some(d)) = (out.siblings_loops_per_s_each, out.separate_loops_per_s_each) {
+        if d > 0.0 {
+            out.ratio = Some(s / d);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_ratio(plan: SmtPlan, r: Option<f64>) -> SmtProbe {
+        SmtProbe {
+            plan,
+            siblings_loops_per_s_each: None,
+            separate_loops_per_s_each: None,
+            ratio: r,
+            cut_short: false,
+        }
+    }
+
+    #[test]
+    fn verdicts() {
+        let p = SmtPlan::Probe {
+            threads_per_core: 2,
+            siblings: [0, 1],
+            separate: [0, 2],
+        };
+        assert_eq!(
+            with_ratio(p.clone(), Some(0.58)).verdict(),
+            "2 threads per core share execution units: siblings run at 0.58x"
+        );
+        assert_eq!(
+            with_ratio(p.clone(), Some(0.98)).verdict(),
+            "siblings do not slow each other (0.98x)"
+        );
+        assert_eq!(
+            with_ratio(SmtPlan::NoSiblings, None).verdict(),
+            "no SMT siblings in the topology (1 thread per core): nothing to probe"
+        );
+        assert_eq!(
+            with_ratio(SmtPlan::OneCore, None).verdict(),
+            "only one core usable: nothing to compare"
+        );
+    }
+}

@@ -1,1 +1,593 @@
-//! DRAM bandwidth like STREAM (extended report). (Being written.)
+//! DRAM bandwidth like STREAM (extended report).
+//!
+//! Two STREAM kernels over `f64` arrays far larger than the last-level
+//! cache: copy (`a[i] = b[i]`, counted 16 bytes per element) and triad
+//! (`a[i] = b[i] + s * c[i]`, counted 24 bytes per element), as STREAM
+//! counts them (no write-allocate traffic counted), in GB/s (10^9 B/s).
+//!
+//! Each array holds at least 4 x the largest cache of
+//! `/sys/devices/system/cpu/cpu0/cache/index*/` and at least 256 MiB; the
+//! three arrays together are capped to a quarter of `MemAvailable`
+//! (`/proc/meminfo`), which [`ArrayPlan::note`] reports. One thread per
+//! usable CPU, each pinned, owns a contiguous slice of each array that it
+//! allocates and first-touches itself (its memory node), with transparent
+//! huge pages requested. A run is passes of copy then triad, all threads
+//! together between two barriers, timed from the release of the threads to
+//! the last one's end; the best pass of each kernel is kept. Passes go on
+//! until the time budget is spent (at least [`PassLimits::min_passes`]).
+//! On x86_64 the stores bypass the caches (`movntpd`), which is what
+//! STREAM-like references get from their `memcpy` or compiler; see
+//! [`Stores`].
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Barrier};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::cpu_loop::smt::{pin_current_thread, usable_cpu_list};
+use crate::Sysroot;
+
+/// Bytes STREAM counts per element of copy: one read, one write.
+pub const COPY_BYTES_PER_ELEM: u64 = 16;
+/// Bytes STREAM counts per element of triad: two reads, one write.
+pub const TRIAD_BYTES_PER_ELEM: u64 = 24;
+/// The least size of each array.
+pub const MIN_ARRAY_BYTES: u64 = 256 << 20;
+/// Each array is at least this many times the last-level cache.
+pub const LLC_FACTOR: u64 = 4;
+/// The triad's scalar.
+pub const SCALAR: f64 = 3.0;
+
+const B_INIT: f64 = 2.0;
+const C_INIT: f64 = 0.5;
+const ELEM: u64 = 8;
+const CMD_COPY: u32 = 0;
+const CMD_TRIAD: u32 = 1;
+const CMD_QUIT: u32 = 2;
+
+/// How the kernels store their results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stores {
+    /// Ordinary stores through the caches (the destination line is read
+    /// first: write-allocate traffic STREAM does not count).
+    Cached,
+    /// Non-temporal stores (x86_64 `movntpd`), no write-allocate read.
+    NonTemporal,
+}
+
+impl Stores {
+    /// The default for this architecture: non-temporal where available.
+    pub fn best() -> Stores {
+        if cfg!(target_arch = "x86_64") {
+            Stores::NonTemporal
+        } else {
+            Stores::Cached
+        }
+    }
+}
+
+/// How big the arrays are, and why.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ArrayPlan {
+    /// Bytes of each of the three arrays (all threads' slices together).
+    pub array_bytes: u64,
+    /// The largest cache of cpu0, in bytes; `None` when sysfs lacks it.
+    pub llc_bytes: Option<u64>,
+    /// max(4 x LLC, 256 MiB): the size wanted before the memory cap.
+    pub wanted_array_bytes: u64,
+    /// `MemAvailable` of `/proc/meminfo`, in kB (KiB).
+    pub mem_available_kib: Option<u64>,
+    /// True when a quarter of `MemAvailable` made the arrays smaller than
+    /// wanted.
+    pub capped: bool,
+}
+
+impl ArrayPlan {
+    /// A sentence for the report when the arrays are smaller than wanted.
+    pub fn note(&self) -> Option<String> {
+        if !self.capped {
+            return None;
+        }
+        let why = match self.llc_bytes {
+            Some(l) if l * LLC_FACTOR >= MIN_ARRAY_BYTES => {
+                format!("4 x the {} last-level cache", mib(l))
+            }
+            _ => "the 256 MiB minimum".to_string(),
+        };
+        Some(format!(
+            "arrays of {} instead of {} ({why}): 3 arrays are capped to a quarter of MemAvailable",
+            mib(self.array_bytes),
+            mib(self.wanted_array_bytes)
+        ))
+    }
+}
+
+fn mib(b: u64) -> String {
+    format!("{} MiB", b >> 20)
+}
+
+/// Parses a sysfs cache `size` (`48K`, `2048K`, `32M`, `1G`, bare bytes).
+pub fn parse_cache_size(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let (num, mult) = match s.as_bytes().last()? {
+        b'K' | b'k' => (&s[..s.len() - 1], 1u64 << 10),
+        b'M' | b'm' => (&s[..s.len() - 1], 1 << 20),
+        b'G' | b'g' => (&s[..s.len() - 1], 1 << 30),
+        _ => (s, 1),
+    };
+    num.trim().parse::<u64>().ok()?.checked_mul(mult)
+}
+
+/// The size of cpu0's highest-level cache (the largest one at that
+/// level), from `/sys/devices/system/cpu/cpu0/cache/index*/{level,size}`.
+pub fn llc_bytes(sys: &Sysroot) -> Option<u64> {
+    let dir = "/sys/devices/system/cpu/cpu0/cache";
+    let mut best: Option<(u32, u64)> = None;
+    for name in sys.list_dir(dir).ok()? {
+        if !name.starts_with("index") {
+            continue;
+        }
+        let level = sys
+            .read_trimmed(format!("{dir}/{name}/level"))
+            .and_then(|l| l.parse::<u32>().ok());
+        let size = sys
+            .read_trimmed(format!("{dir}/{name}/size"))
+            .and_then(|s| parse_cache_size(&s));
+        if let (Some(l), Some(s)) = (level, size) {
+            if best.map_or(true, |(bl, bs)| (l, s) > (bl, bs)) {
+                best = Some((l, s));
+            }
+        }
+    }
+    best.map(|(_, s)| s)
+}
+
+/// `MemAvailable` of `/proc/meminfo`, in kB.
+pub fn parse_mem_available_kib(text: &str) -> Option<u64> {
+    text.lines().find_map(|l| {
+        l.strip_prefix("MemAvailable:")?
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()
+    })
+}
+
+/// Sizes the arrays from the sysroot's caches and memory.
+pub fn plan_arrays(sys: &Sysroot) -> ArrayPlan {
+    let llc = llc_bytes(sys);
+    let avail = sys
+        .read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| parse_mem_available_kib(&t));
+    plan_arrays_for(llc, avail)
+}
+
+/// The sizing rule, pure: each array max(4 x LLC, 256 MiB), the three
+/// capped to a quarter of `MemAvailable`, rounded down to 1 MiB.
+pub fn plan_arrays_for(llc_bytes: Option<u64>, mem_available_kib: Option<u64>) -> ArrayPlan {
+    let wanted = llc_bytes
+        .map_or(0, |l| l.saturating_mul(LLC_FACTOR))
+        .max(MIN_ARRAY_BYTES);
+    let mut array = wanted;
+    let mut capped = false;
+    if let Some(kib) = mem_available_kib {
+        let cap = (kib.saturating_mul(1024) / 4 / 3) & !((1 << 20) - 1);
+        if cap < array {
+            array = cap.max(1 << 20);
+            capped = true;
+        }
+    }
+    ArrayPlan {
+        array_bytes: array,
+        llc_bytes,
+        wanted_array_bytes: wanted,
+        mem_available_kib,
+        capped,
+    }
+}
+
+/// When a run stops passing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PassLimits {
+    /// Passes always done (unless interrupted).
+    pub min_passes: u32,
+    /// Passes never exceeded.
+    pub max_passes: u32,
+    /// No new pass starts once this much time has passed since the run
+    /// started (allocation included), once `min_passes` are done.
+    pub budget: Duration,
+}
+
+impl PassLimits {
+    /// At least 3 passes, at most 50, within `budget`.
+    pub fn within(budget: Duration) -> PassLimits {
+        PassLimits {
+            min_passes: 3,
+            max_passes: 50,
+            budget,
+        }
+    }
+}
+
+/// One run of copy and triad with a number of threads.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct DramRun {
+    /// Threads, one per CPU in `cpus`.
+    pub threads: u32,
+    /// The CPUs the threads were pinned to (in thread order).
+    pub cpus: Vec<u32>,
+    /// True when every thread could be pinned.
+    pub pinned: bool,
+    /// Bytes of each array (all slices together).
+    pub array_bytes: u64,
+    /// How the kernels stored.
+    pub stores: Stores,
+    /// Best copy pass, in GB/s (16 bytes per element, 10^9).
+    pub copy_gb_per_s: f64,
+    /// Best triad pass, in GB/s (24 bytes per element, 10^9).
+    pub triad_gb_per_s: f64,
+    /// Passes done (each a copy and a triad).
+    pub passes: u32,
+    /// Wall time of the whole run, allocation included, in nanoseconds.
+    pub elapsed_ns: u64,
+    /// True when Ctrl-C ended the run before its passes.
+    pub cut_short: bool,
+    /// True when the arrays held the expected values after the run.
+    pub verified: bool,
+}
+
+/// The extended report's DRAM section: 1 thread and all usable CPUs.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct DramBandwidth {
+    /// Array sizes and the reason.
+    pub plan: ArrayPlan,
+    /// With one thread.
+    pub single: DramRun,
+    /// With one thread per usable CPU (`None` when only one CPU).
+    pub all: Option<DramRun>,
+}
+
+/// Measures with 1 thread then with all usable CPUs, each run within
+/// `budget` (the loop delay), arrays sized by [`plan_arrays`].
+pub fn measure(sys: &Sysroot, budget: Duration, interrupted: &dyn Fn() -> bool) -> DramBandwidth {
+    measure_planned(
+        plan_arrays(sys),
+        &usable_cpu_list(sys),
+        PassLimits::within(budget),
+        interrupted,
+    )
+}
+
+/// [`measure`] with a given plan, CPU list and limits: 1 thread on the
+/// first CPU, then one per CPU (skipped after an interrupt or with one CPU).
+pub fn measure_planned(
+    plan: ArrayPlan,
+    cpus: &[u32],
+    limits: PassLimits,
+    interrupted: &dyn Fn() -> bool,
+) -> DramBandwidth {
+    let first = [cpus.first().copied().unwrap_or(0)];
+    let single = run(
+        &first,
+        plan.array_bytes,
+        limits,
+        Stores::best(),
+        interrupted,
+    );
+    let all = (cpus.len() > 1 && !single.cut_short)
+        .then(|| run(cpus, plan.array_bytes, limits, Stores::best(), interrupted));
+    DramBandwidth { plan, single, all }
+}
+
+/// Owns one thread's slices of the three arrays.
+struct Slices {
+    a: Vec<f64>,
+    b: Vec<f64>,
+    c: Vec<f64>,
+}
+
+/// Allocates `n` f64 filled with `v`, asking for huge pages before the
+/// first touch (by the calling thread).
+fn alloc_filled(n: usize, v: f64) -> Vec<f64> {
+    let mut x: Vec<f64> = Vec::with_capacity(n);
+    let bytes = n * std::mem::size_of::<f64>();
+    if bytes >= 4 << 20 {
+        let p = x.as_mut_ptr() as usize;
+        let start = (p + (2 << 20) - 1) & !((2 << 20) - 1);
+        let end = (p + bytes) & !((2 << 20) - 1);
+        if end > start {
+            // SAFETY: the range lies inside the allocation; MADV_HUGEPAGE
+            // is advice only and changes no contents.
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    x.resize(n, v);
+    x
+}
+
+fn copy_cached(a: &mut [f64], b: &[f64]) {
+    let n = a.len().min(b.len());
+    let (a, b) = (&mut a[..n], &b[..n]);
+    let mut ca = a.chunks_exact_mut(8);
+    let mut cb = b.chunks_exact(8);
+    for (x, y) in (&mut ca).zip(&mut cb) {
+        // A fixed 64-byte move: inlined as vector loads and stores.
+        x.copy_from_slice(y);
+    }
+    for (x, y) in ca.into_remainder().iter_mut().zip(cb.remainder()) {
+        *x = *y;
+    }
+}
+
+fn triad_cached(a: &mut [f64], b: &[f64], c: &[f64], s: f64) {
+    let n = a.len().min(b.len()).min(c.len());
+    let (a, b, c) = (&mut a[..n], &b[..n], &c[..n]);
+    let mut ca = a.chunks_exact_mut(8);
+    let mut cb = b.chunks_exact(8);
+    let mut cc = c.chunks_exact(8);
+    for ((x, y), z) in (&mut ca).zip(&mut cb).zip(&mut cc) {
+        for k in 0..8 {
+            x[k] = y[k] + s * z[k];
+        }
+    }
+    for ((x, y), z) in ca
+        .into_remainder()
+        .iter_mut()
+        .zip(cb.remainder())
+        .zip(cc.remainder())
+    {
+        *x = *y + s * *z;
+    }
+}
+
+/// Elements before `a` reaches 64-byte alignment (STREAM-like kernels
+/// stream whole cache lines).
+#[cfg(target_arch = "x86_64")]
+fn head_len(a: &[f64]) -> usize {
+    let mis = (a.as_ptr() as usize) & 63;
+    if mis == 0 {
+        0
+    } else {
+        ((64 - mis) / 8).min(a.len())
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn copy_nt(a: &mut [f64], b: &[f64]) {
+    use std::arch::x86_64::{_mm_loadu_pd, _mm_sfence, _mm_stream_pd};
+    let n = a.len().min(b.len());
+    let h = head_len(a).min(n);
+    copy_cached(&mut a[..h], &b[..h]);
+    let body = (n - h) / 8 * 8;
+    let pa = a[h..].as_mut_ptr();
+    let pb = b[h..].as_ptr();
+    let mut i = 0;
+    while i < body {
+        // SAFETY: i + 8 <= body <= n - h elements remain after h in both
+        // slices; pa + i is 16-byte aligned (pa is 64-byte aligned, i even).
+        unsafe {
+            _mm_stream_pd(pa.add(i), _mm_loadu_pd(pb.add(i)));
+            _mm_stream_pd(pa.add(i + 2), _mm_loadu_pd(pb.add(i + 2)));
+            _mm_stream_pd(pa.add(i + 4), _mm_loadu_pd(pb.add(i + 4)));
+            _mm_stream_pd(pa.add(i + 6), _mm_loadu_pd(pb.add(i + 6)));
+        }
+        i += 8;
+    }
+    copy_cached(&mut a[h + body..n], &b[h + body..n]);
+    // SAFETY: sfence has no preconditions; it orders the streaming stores.
+    unsafe { _mm_sfence() };
+}
+
+#[cfg(target_arch = "x86_64")]
+fn triad_nt(a: &mut [f64], b: &[f64], c: &[f64], s: f64) {
+    use std::arch::x86_64::{
+        _mm_add_pd, _mm_loadu_pd, _mm_mul_pd, _mm_set1_pd, _mm_sfence, _mm_stream_pd,
+    };
+    let n = a.len().min(b.len()).min(c.len());
+    let h = head_len(a).min(n);
+    triad_cached(&mut a[..h], &b[..h], &c[..h], s);
+    let body = (n - h) / 8 * 8;
+    let pa = a[h..].as_mut_ptr();
+    let pb = b[h..].as_ptr();
+    let pc = c[h..].as_ptr();
+    let mut i = 0;
+    // SAFETY: as in copy_nt; all three slices have n - h elements after h.
+    unsafe {
+        let vs = _mm_set1_pd(s);
+        while i < body {
+            for k in [0, 2, 4, 6] {
+                let v = _mm_add_pd(
+                    _mm_loadu_pd(pb.add(i + k)),
+                    _mm_mul_pd(vs, _mm_loadu_pd(pc.add(i + k))),
+                );
+                _mm_stream_pd(pa.add(i + k), v);
+            }
+            i += 8;
+        }
+        _mm_sfence();
+    }
+    triad_cached(&mut a[h + body..n], &b[h + body..n], &c[h + body..n], s);
+}
+
+/// Copy kernel with the given stores.
+pub fn copy(a: &mut [f64], b: &[f64], stores: Stores) {
+    match stores {
+        #[cfg(target_arch = "x86_64")]
+        Stores::NonTemporal => copy_nt(a, b),
+        _ => copy_cached(a, b),
+    }
+}
+
+/// Triad kernel with the given stores.
+pub fn triad(a: &mut [f64], b: &[f64], c: &[f64], s: f64, stores: Stores) {
+    match stores {
+        #[cfg(target_arch = "x86_64")]
+        Stores::NonTemporal => triad_nt(a, b, c, s),
+        _ => triad_cached(a, b, c, s),
+    }
+}
+
+/// One run: `cpus.len()` pinned threads over arrays of `array_bytes`
+/// each, passes of copy then triad within `limits`, or until
+/// `interrupted()` (checked between kernels).
+pub fn run(
+    cpus: &[u32],
+    array_bytes: u64,
+    limits: PassLimits,
+    stores: Stores,
+    interrupted: &dyn Fn() -> bool,
+) -> DramRun {
+    let t_run = Instant::now();
+    let nthreads = cpus.len().max(1);
+    let cpus: Vec<u32> = if cpus.is_empty() {
+        vec![0]
+    } else {
+        cpus.to_vec()
+    };
+    // Elements per thread, a multiple of 8 (one cache line).
+    let per = ((array_bytes / ELEM) as usize / nthreads / 8 * 8).max(8);
+    let total_elems = (per * nthreads) as u64;
+    let cmd = Arc::new(AtomicU32::new(CMD_QUIT));
+    let start = Arc::new(Barrier::new(nthreads + 1));
+    let done = Arc::new(Barrier::new(nthreads + 1));
+    let handles: Vec<_> = cpus
+        .iter()
+        .map(|&cpu| {
+            let (cmd, start, done) = (Arc::clone(&cmd), Arc::clone(&start), Arc::clone(&done));
+            thread::spawn(move || {
+                let pinned = pin_current_thread(cpu);
+                let mut s = Slices {
+                    a: alloc_filled(per, 0.0),
+                    b: alloc_filled(per, B_INIT),
+                    c: alloc_filled(per, C_INIT),
+                };
+                done.wait();
+                loop {
+                    start.wait();
+                    match cmd.load(Ordering::Acquire) {
+                        CMD_COPY => copy(&mut s.a, &s.b, stores),
+                        CMD_TRIAD => triad(&mut s.a, &s.b, &s.c, SCALAR, stores),
+                        _ => break,
+                    }
+                    done.wait();
+                }
+                (pinned, s.a)
+            })
+        })
+        .collect();
+    done.wait(); // every slice allocated and touched
+    let mut best_copy = f64::INFINITY;
+    let mut best_triad = f64::INFINITY;
+    let mut passes = 0u32;
+    let mut cut_short = false;
+    let mut last = CMD_QUIT;
+    while passes < limits.max_passes.max(1) {
+        if passes >= limits.min_passes && t_run.elapsed() >= limits.budget {
+            break;
+        }
+        let mut secs = [0.0f64; 2];
+        for (k, c) in [CMD_COPY, CMD_TRIAD].into_iter().enumerate() {
+            if interrupted() {
+                cut_short = true;
+                break;
+            }
+            cmd.store(c, Ordering::Release);
+            let t0 = Instant::now();
+            start.wait();
+            done.wait();
+            secs[k] = t0.elapsed().as_secs_f64();
+            last = c;
+        }
+        if cut_short {
+            if secs[0] > 0.0 {
+                best_copy = best_copy.min(secs[0]);
+            }
+            break;
+        }
+        best_copy = best_copy.min(secs[0]);
+        best_triad = best_triad.min(secs[1]);
+        passes += 1;
+    }
+    cmd.store(CMD_QUIT, Ordering::Release);
+    start.wait();
+    let mut pinned = true;
+    let mut verified = true;
+    let expect = match last {
+        CMD_COPY => B_INIT,
+        CMD_TRIAD => B_INIT + SCALAR * C_INIT,
+        _ => 0.0,
+    };
+    for h in handles {
+        match h.join() {
+            Ok((p, a)) => {
+                pinned &= p;
+                verified &= [0, a.len() / 2, a.len() - 1]
+                    .iter()
+                    .all(|&i| a[i] == expect);
+            }
+            Err(_) => {
+                pinned = false;
+                verified = false;
+            }
+        }
+    }
+    let rate = |bytes_per_elem: u64, secs: f64| {
+        if secs.is_finite() && secs > 0.0 {
+            (total_elems * bytes_per_elem) as f64 / secs / 1e9
+        } else {
+            0.0
+        }
+    };
+    DramRun {
+        threads: nthreads as u32,
+        cpus,
+        pinned,
+        array_bytes: total_elems * ELEM,
+        stores,
+        copy_gb_per_s: rate(COPY_BYTES_PER_ELEM, best_copy),
+        triad_gb_per_s: rate(TRIAD_BYTES_PER_ELEM, best_triad),
+        passes,
+        elapsed_ns: t_run.elapsed().as_nanos() as u64,
+        cut_short,
+        verified,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cache_sizes() {
+        assert_eq!(parse_cache_size("48K"), Some(48 << 10));
+        assert_eq!(parse_cache_size("491520K\n"), Some(491_520 << 10));
+        assert_eq!(parse_cache_size("32M"), Some(32 << 20));
+        assert_eq!(parse_cache_size("1024"), Some(1024));
+        assert_eq!(parse_cache_size("K"), None);
+        assert_eq!(parse_cache_size(""), None);
+    }
+
+    #[test]
+    fn kernels_compute_streams_values_at_every_alignment() {
+        for stores in [Stores::Cached, Stores::NonTemporal] {
+            for off in 0..9 {
+                for n in [0usize, 1, 7, 8, 9, 63, 100] {
+                    let b: Vec<f64> = (0..n + off).map(|i| i as f64).collect();
+                    let c = vec![0.5; n + off];
+                    let mut a = vec![-1.0; n + off];
+                    copy(&mut a[off..], &b[off..], stores);
+                    assert_eq!(&a[off..], &b[off..], "{stores:?} {off} {n}");
+                    assert!(a[..off].iter().all(|&x| x == -1.0));
+                    triad(&mut a[off..], &b[off..], &c[off..], 3.0, stores);
+                    for (i, x) in a.iter().enumerate().skip(off) {
+                        assert_eq!(*x, i as f64 + 1.5);
+                    }
+                }
+            }
+        }
+    }
+}
