@@ -7,12 +7,17 @@
 
 use std::io::{self, Write};
 use std::process::ExitCode;
+use std::time::Duration;
 
+use quickbench::blockdev::details::DeviceDetails;
 use quickbench::blockdev::{self, Target};
 use quickbench::cli::{self, Config, Section};
 use quickbench::dd_io::{self, Direction, IoConfig, LineResult};
-use quickbench::report::json::{self, CpuInfoJson, JsonReport, MemoryJson};
+use quickbench::progress::Progress;
+use quickbench::report::extended;
+use quickbench::report::json::{self, CpuInfoJson, ExtendedJson, JsonReport, MemoryJson};
 use quickbench::report::{self, Header, Report};
+use quickbench::sysinfo::procstat;
 use quickbench::{cpu_loop, membw, plan, signals, sysinfo, units, Sysroot};
 
 /// Why the run stopped early.
@@ -54,16 +59,16 @@ fn main() -> ExitCode {
     } else {
         Box::new(io::stdout().lock())
     };
-    let mut rep = Report::new(out);
+    let mut rep = Report::with_progress(out, Progress::stderr(cfg.quiet));
     match run(&cfg, &mut rep) {
         Ok(code) => ExitCode::from(code),
         Err(Stop::BrokenPipe) => ExitCode::from(EXIT_BROKEN_PIPE),
         Err(Stop::Aborted(sig)) => {
-            eprintln!("quickbench: aborted by {}", signals::name(sig));
+            rep.warn(&format!("aborted by {}", signals::name(sig)));
             ExitCode::from(signals::exit_code(sig) as u8)
         }
         Err(Stop::Error(e)) => {
-            eprintln!("quickbench: {e:#}");
+            rep.warn(&format!("{e:#}"));
             ExitCode::from(1)
         }
     }
@@ -85,18 +90,34 @@ fn usage_error(e: clap::Error) -> ExitCode {
 }
 
 /// Checks for an abort after a step, and clears a one-time cut.
-fn after_step(what: &str, cut_short: bool) -> Result<(), Stop> {
+fn after_step<W: Write>(rep: &Report<W>, what: &str, cut_short: bool) -> Result<(), Stop> {
     if let Some(sig) = signals::abort_signal() {
         return Err(Stop::Aborted(sig));
     }
     if cut_short || signals::cut_requested() {
-        eprintln!(
-            "quickbench: {what} cut short by Ctrl-C (its figure covers the time it ran); \
+        rep.warn(&format!(
+            "{what} cut short by Ctrl-C (its figure covers the time it ran); \
              press Ctrl-C twice within 2 s to abort"
-        );
+        ));
     }
     signals::clear_cut();
     Ok(())
+}
+
+/// Time left in the run, for the progress display: timed steps not yet
+/// started, each one loop delay long.
+struct Countdown {
+    steps_left: u32,
+    delay: Duration,
+}
+
+impl Countdown {
+    /// A step of `steps` delays starts: what is left, this step included.
+    fn start(&mut self, steps: u32) -> Duration {
+        let left = self.delay * self.steps_left.max(steps);
+        self.steps_left = self.steps_left.saturating_sub(steps);
+        left
+    }
 }
 
 /// Runs the selected sections; returns the exit status (0, or 1 when a
@@ -122,18 +143,26 @@ fn run<W: Write>(cfg: &Config, rep: &mut Report<W>) -> Result<u8, Stop> {
         storage_bandwidth: Vec::new(),
         storage_bandwidth_skipped: None,
         plan: None,
+        extended: None,
         failed_sections: Vec::new(),
     };
 
-    if cfg.extended {
-        eprintln!("quickbench: --extended is not implemented yet; printing the standard report");
-    }
     if !cfg.dry_run && cfg.loop_delay.as_secs_f64() < cli::ADVISED_DELAY_S {
-        eprintln!(
-            "quickbench: warning: a loop delay under {} s may give unreliable results; use at least 30 s for meaningful figures",
+        rep.warn(&format!(
+            "warning: a loop delay under {} s may give unreliable results; use at least 30 s for meaningful figures",
             cli::ADVISED_DELAY_S
-        );
+        ));
     }
+    let cpu_jobs = cpu_loop::job_counts(sysinfo::usable_cpus(&sys));
+    let mut countdown = Countdown {
+        steps_left: if cfg.dry_run {
+            0
+        } else {
+            plan::estimate(cfg, cpu_jobs.len()).0 + extended_steps(cfg)
+        },
+        delay: cfg.loop_delay,
+    };
+    let mut ext = ExtendedJson::default();
 
     // Header
     rep.lines(&header.lines())?;
@@ -142,7 +171,7 @@ fn run<W: Write>(cfg: &Config, rep: &mut Report<W>) -> Result<u8, Stop> {
     if cfg.runs(Section::Cpuinfo) {
         let summary = sysinfo::cpu::read_summary(&sys);
         for note in &summary.notes {
-            eprintln!("quickbench: CPU info: {note}");
+            rep.warn(&format!("CPU info: {note}"));
         }
         let lines = summary.lines();
         rep.section("CPU info")?;
@@ -153,13 +182,16 @@ fn run<W: Write>(cfg: &Config, rep: &mut Report<W>) -> Result<u8, Stop> {
     // CPU loop
     if cfg.runs(Section::Cpu) && !cfg.dry_run {
         rep.section("CPU loop")?;
-        for jobs in cpu_loop::job_counts(sysinfo::usable_cpus(&sys)) {
+        for &jobs in &cpu_jobs {
+            let left = countdown.start(1);
+            rep.progress()
+                .step("CPU loop", &format!("{jobs} // jobs"), cfg.loop_delay, left);
             let step = if cfg.fake_figures {
                 cpu_loop::fake_step(jobs, cfg.loop_delay)
             } else {
-                cpu_loop::run_step(jobs, cfg.loop_delay, &signals::stop_requested)
+                cpu_step(&sys, jobs, cfg.loop_delay)
             };
-            after_step("CPU loop step", step.cut_short)?;
+            after_step(rep, "CPU loop step", step.cut_short)?;
             rep.line(&report::cpu_loop_line(&step))?;
             doc.cpu_loop.push(step);
         }
@@ -182,12 +214,15 @@ fn run<W: Write>(cfg: &Config, rep: &mut Report<W>) -> Result<u8, Stop> {
                 mem.total_mb = Some(kib >> 10);
             }
             Err(e) => {
-                eprintln!("quickbench: memory: {e:#}");
+                rep.warn(&format!("memory: {e:#}"));
                 rep.line("Total    : unavailable (see stderr)")?;
                 doc.failed_sections.push("memory".into());
             }
         }
         if !cfg.dry_run {
+            let left = countdown.start(1);
+            rep.progress()
+                .step("Memory", "Bandwidth", cfg.loop_delay, left);
             let bw = if cfg.fake_figures {
                 Ok(membw::fake())
             } else {
@@ -195,14 +230,14 @@ fn run<W: Write>(cfg: &Config, rep: &mut Report<W>) -> Result<u8, Stop> {
             };
             match bw {
                 Ok(bw) => {
-                    after_step("memory bandwidth", bw.cut_short)?;
+                    after_step(rep, "memory bandwidth", bw.cut_short)?;
                     rep.line(&report::memory_bandwidth_line(&bw))?;
                     mem.dd_bandwidth_bytes_per_s = Some(bw.bytes_per_s());
                     mem.dd_bandwidth_text = Some(units::dd_rate(bw.bytes, bw.elapsed_ns));
                     mem.dd_bandwidth = Some(bw);
                 }
                 Err(e) => {
-                    eprintln!("quickbench: memory bandwidth: {e:#}");
+                    rep.warn(&format!("memory bandwidth: {e:#}"));
                     rep.line("Bandwidth: unavailable (see stderr)")?;
                     doc.failed_sections.push("memory".into());
                 }
@@ -218,7 +253,7 @@ fn run<W: Write>(cfg: &Config, rep: &mut Report<W>) -> Result<u8, Stop> {
         match blockdev::resolve_dir(&sys, &cfg.dir) {
             Ok(t) => Some(t),
             Err(e) => {
-                eprintln!("quickbench: storage: {e:#}");
+                rep.warn(&format!("storage: {e:#}"));
                 None
             }
         }
@@ -244,11 +279,27 @@ fn run<W: Write>(cfg: &Config, rep: &mut Report<W>) -> Result<u8, Stop> {
 
     // Storage bandwidth
     if cfg.runs(Section::Io) && !cfg.dry_run {
-        if let Err(reason) = storage_bandwidth(cfg, &sys, target.as_ref(), rep, &mut doc)? {
-            eprintln!("quickbench: storage bandwidth: {reason}");
+        if let Err(reason) =
+            storage_bandwidth(cfg, &sys, target.as_ref(), rep, &mut doc, &mut countdown)?
+        {
+            rep.warn(&format!("storage bandwidth: {reason}"));
             doc.storage_bandwidth_skipped = Some(reason);
             doc.failed_sections.push("io".into());
         }
+    }
+
+    // Extended sections
+    if cfg.extended && !cfg.dry_run {
+        extended_sections(
+            cfg,
+            &sys,
+            &doc,
+            target.as_ref(),
+            rep,
+            &mut countdown,
+            &mut ext,
+        )?;
+        doc.extended = Some(ext);
     }
 
     // Plan
@@ -266,6 +317,7 @@ fn run<W: Write>(cfg: &Config, rep: &mut Report<W>) -> Result<u8, Stop> {
         doc.plan = Some(plan);
     }
 
+    rep.progress().idle();
     doc.storage_target = target;
     doc.failed_sections.dedup();
     if cfg.json {
@@ -302,6 +354,7 @@ fn storage_bandwidth<W: Write>(
     target: Option<&Target>,
     rep: &mut Report<W>,
     doc: &mut JsonReport,
+    countdown: &mut Countdown,
 ) -> Result<Result<(), String>, Stop> {
     let display = target.map_or_else(|| "unknown device".to_string(), |t| t.display.clone());
     if cfg.fake_figures {
@@ -340,7 +393,7 @@ fn storage_bandwidth<W: Write>(
         }
     };
     for w in ws.warnings() {
-        eprintln!("quickbench: storage bandwidth: {w}");
+        rep.warn(&format!("storage bandwidth: {w}"));
     }
     let mut errors = 0;
     for (bs, label) in BLOCK_SIZES {
@@ -352,13 +405,24 @@ fn storage_bandwidth<W: Write>(
         ))?;
         for dir in [Direction::Write, Direction::Read] {
             for &jobs in &cfg.io_jobs {
+                let left = countdown.start(1);
+                let what = match dir {
+                    Direction::Write => "Writes",
+                    Direction::Read => "Reads",
+                };
+                rep.progress().step(
+                    &format!("Storage bandwidth {label}"),
+                    &format!("{what} ({jobs} thread[s])"),
+                    cfg.loop_delay,
+                    left,
+                );
                 let line: LineResult =
                     ws.run_line(bs, dir, jobs, cfg.loop_delay, signals::stop_flag());
                 if let Some(e) = &line.error {
-                    eprintln!("quickbench: storage bandwidth ({label}, {jobs} jobs): {e}");
+                    rep.warn(&format!("storage bandwidth ({label}, {jobs} jobs): {e}"));
                     errors += 1;
                 }
-                after_step("storage bandwidth line", line.cut_short)?;
+                after_step(rep, "storage bandwidth line", line.cut_short)?;
                 rep.line(&dd_io::format_line(&line))?;
                 doc.storage_bandwidth.push(line);
             }
@@ -371,4 +435,80 @@ fn storage_bandwidth<W: Write>(
         )));
     }
     Ok(Ok(()))
+}
+
+/// Timed steps `--extended` adds: the SMT probe (one delay) and the DRAM
+/// runs (one delay each for 1 thread and all CPUs).
+fn extended_steps(cfg: &Config) -> u32 {
+    if !cfg.extended {
+        return 0;
+    }
+    u32::from(cfg.runs(Section::Cpu)) + 2 * u32::from(cfg.runs(Section::Memory))
+}
+
+/// One CPU loop step, with steal time and clock sampled around and during
+/// it (when /proc/stat is readable).
+fn cpu_step(sys: &Sysroot, jobs: u32, delay: Duration) -> cpu_loop::LoopStep {
+    match procstat::Sampler::start(sys) {
+        Ok(sampler) => {
+            let mut step = cpu_loop::run_step(jobs, delay, &|| {
+                sampler.poll();
+                signals::stop_requested()
+            });
+            step.conditions = sampler.finish().ok();
+            step
+        }
+        Err(_) => cpu_loop::run_step(jobs, delay, &signals::stop_requested),
+    }
+}
+
+/// The sections of `--extended`, after the standard report.
+fn extended_sections<W: Write>(
+    cfg: &Config,
+    sys: &Sysroot,
+    doc: &JsonReport,
+    target: Option<&Target>,
+    rep: &mut Report<W>,
+    countdown: &mut Countdown,
+    ext: &mut ExtendedJson,
+) -> Result<(), Stop> {
+    if cfg.runs(Section::Cpu) {
+        let left = countdown.start(1);
+        rep.progress()
+            .step("Extended: CPU", "SMT probe", cfg.loop_delay, left);
+        let probe = cpu_loop::smt::probe(sys, cfg.loop_delay, &signals::stop_requested);
+        after_step(rep, "SMT probe", probe.cut_short)?;
+        rep.section("Extended: CPU")?;
+        rep.lines(&extended::cpu_lines(&doc.cpu_loop, Some(&probe)))?;
+        ext.smt_probe = Some(probe);
+    }
+    if cfg.runs(Section::Memory) {
+        let left = countdown.start(2);
+        rep.progress().step(
+            "Extended: Memory",
+            "DRAM copy and triad",
+            cfg.loop_delay * 2,
+            left,
+        );
+        let dram = membw::dram::measure(sys, cfg.loop_delay, &signals::stop_requested);
+        let cut = dram.single.cut_short || dram.all.as_ref().is_some_and(|r| r.cut_short);
+        after_step(rep, "DRAM bandwidth", cut)?;
+        rep.section("Extended: Memory (DRAM, STREAM-like)")?;
+        rep.lines(&extended::memory_lines(&dram))?;
+        ext.dram = Some(dram);
+    }
+    if cfg.runs(Section::Io) || cfg.runs(Section::Storage) {
+        let devices: Vec<DeviceDetails> = target
+            .map(|t| {
+                t.devices
+                    .iter()
+                    .map(|d| blockdev::details::device_details(sys, d))
+                    .collect()
+            })
+            .unwrap_or_default();
+        rep.section("Extended: Storage")?;
+        rep.lines(&extended::storage_lines(&doc.storage_bandwidth, &devices))?;
+        ext.device_details = devices;
+    }
+    Ok(())
 }

@@ -77,3 +77,76 @@ fn the_schema_rejects_a_broken_document() {
     doc.as_object_mut().unwrap().remove("hostname");
     assert!(!validator().is_valid(&doc));
 }
+
+/// Validates `value` against one definition of the schema (`#/$defs/NAME`).
+fn assert_valid_def(name: &str, value: &Value) {
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string("schema/report.schema.json").unwrap())
+            .unwrap();
+    let wrapper = serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$defs": schema["$defs"],
+        "$ref": format!("#/$defs/{name}"),
+    });
+    let v = jsonschema::validator_for(&wrapper).unwrap();
+    let errors: Vec<String> = v
+        .iter_errors(value)
+        .map(|e| format!("{e} at {}", e.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}\n{value:#}");
+}
+
+#[test]
+fn extended_cpu_and_storage_validate() {
+    let dir = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let doc = run_json(&[
+        "0.1",
+        "-q",
+        "-x",
+        "--only",
+        "cpu,storage,io",
+        "--io-jobs",
+        "1",
+        "--max-size",
+        "64M",
+        "--dir",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_valid(&doc);
+    let ext = &doc["extended"];
+    assert!(ext["smt_probe"].is_object(), "{ext:#}");
+    assert!(ext["dram"].is_null(), "memory was not selected");
+    for step in doc["cpu_loop"].as_array().unwrap() {
+        let steal = step["conditions"]["steal_percent"].as_f64().unwrap();
+        assert!((0.0..=100.0).contains(&steal));
+    }
+    if doc["storage_bandwidth_skipped"].is_null() {
+        for line in doc["storage_bandwidth"].as_array().unwrap() {
+            let p50 = line["lat_p50_us"].as_f64().unwrap();
+            let p99 = line["lat_p99_us"].as_f64().unwrap();
+            let max = line["lat_max_us"].as_f64().unwrap();
+            assert!(0.0 < p50 && p50 <= p99 && p99 <= max, "{line:#}");
+        }
+    }
+}
+
+#[test]
+fn a_small_dram_run_validates() {
+    use quickbench::membw::dram::{measure_planned, plan_arrays_for, PassLimits};
+    let mut plan = plan_arrays_for(Some(1 << 20), Some(1 << 24));
+    plan.array_bytes = 4 << 20;
+    let limits = PassLimits {
+        min_passes: 1,
+        max_passes: 2,
+        budget: std::time::Duration::from_millis(200),
+    };
+    let d = measure_planned(plan, &[0], limits, &|| false);
+    assert_valid_def(
+        "extended",
+        &serde_json::json!({
+            "smt_probe": null,
+            "dram": d,
+            "device_details": [],
+        }),
+    );
+}

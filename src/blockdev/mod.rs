@@ -12,6 +12,7 @@
 //! * [`render_stack`]: the `lsblk -s -o NAME,SIZE,TYPE,MOUNTPOINT` tree.
 //! * [`block_stat_path`] / [`parse_block_stat`]: the I/O counters.
 
+pub mod details;
 mod mountinfo;
 mod resolve;
 mod size;

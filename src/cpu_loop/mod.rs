@@ -42,6 +42,8 @@ pub struct LoopStep {
     pub elapsed_ns: u64,
     /// True when Ctrl-C ended the step before the loop delay.
     pub cut_short: bool,
+    /// Steal time and clock during the step, when they could be read.
+    pub conditions: Option<crate::sysinfo::procstat::StepConditions>,
 }
 
 /// Job counts of the steps: 1, 2, 4, 8 ... while at most `usable_cpus`.
@@ -151,6 +153,7 @@ pub fn run_step(jobs: u32, duration: Duration, interrupted: &dyn Fn() -> bool) -
         loops_per_s_mean,
         elapsed_ns: t0.elapsed().as_nanos() as u64,
         cut_short,
+        conditions: None,
     }
 }
 
@@ -163,6 +166,7 @@ pub fn fake_step(jobs: u32, duration: Duration) -> LoopStep {
         loops_per_s_mean: each,
         elapsed_ns: duration.as_nanos() as u64,
         cut_short: false,
+        conditions: None,
     }
 }
 

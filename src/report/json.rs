@@ -4,9 +4,12 @@
 
 use serde::Serialize;
 
+use crate::blockdev::details::DeviceDetails;
 use crate::blockdev::{DiskRow, Target};
+use crate::cpu_loop::smt::SmtProbe;
 use crate::cpu_loop::LoopStep;
 use crate::dd_io::LineResult;
+use crate::membw::dram::DramBandwidth;
 use crate::membw::DdBandwidth;
 use crate::plan::Plan;
 use crate::report::Header;
@@ -50,8 +53,23 @@ pub struct JsonReport {
     pub storage_bandwidth_skipped: Option<String>,
     /// `[ Plan ]` of `--dry-run`.
     pub plan: Option<Plan>,
+    /// What `--extended` adds (null without it).
+    pub extended: Option<ExtendedJson>,
     /// Sections that could not run (the exit status is then 1).
     pub failed_sections: Vec<String>,
+}
+
+/// The figures of `--extended` (steal time and clock are in each
+/// `cpu_loop` step's `conditions`; latency percentiles and device counters
+/// are in each `storage_bandwidth` line).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ExtendedJson {
+    /// Two jobs on SMT siblings against two on separate cores.
+    pub smt_probe: Option<SmtProbe>,
+    /// DRAM copy and triad, 1 thread and all CPUs.
+    pub dram: Option<DramBandwidth>,
+    /// Queue settings of the benchmarked device(s).
+    pub device_details: Vec<DeviceDetails>,
 }
 
 /// `[ CPU info ]` in JSON.

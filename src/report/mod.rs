@@ -4,10 +4,12 @@
 
 use std::io::{self, Write};
 
+pub mod extended;
 pub mod json;
 
 use crate::cpu_loop::LoopStep;
 use crate::membw::DdBandwidth;
+use crate::progress::Progress;
 use crate::units::dd_rate;
 
 /// The version of the bash original whose report this port reproduces.
@@ -92,34 +94,55 @@ pub fn memory_bandwidth_line(bw: &DdBandwidth) -> String {
 }
 
 /// Writes the report line by line, flushing each one, with one blank line
-/// before every section title but the first block.
+/// before every section title but the first block. The progress display
+/// (stderr) is erased before each line, and warnings go through
+/// [`Report::warn`] so they never mix with it.
 pub struct Report<W: Write> {
     out: W,
     started: bool,
+    progress: Progress,
 }
 
 impl<W: Write> Report<W> {
-    /// A report written to `out`.
+    /// A report written to `out`, without progress display.
     pub fn new(out: W) -> Self {
+        Report::with_progress(out, Progress::disabled())
+    }
+
+    /// A report written to `out`, with a progress display on stderr.
+    pub fn with_progress(out: W, progress: Progress) -> Self {
         Report {
             out,
             started: false,
+            progress,
         }
+    }
+
+    /// The progress display.
+    pub fn progress(&self) -> &Progress {
+        &self.progress
     }
 
     /// Writes `[ title ]`, after a blank line when something came before.
     pub fn section(&mut self, title: &str) -> io::Result<()> {
         if self.started {
-            writeln!(self.out)?;
+            self.raw_line("")?;
         }
         self.line(&format!("[ {title} ]"))
     }
 
-    /// Writes one line and flushes it.
+    /// Writes one line and flushes it (the progress line erased first).
     pub fn line(&mut self, text: &str) -> io::Result<()> {
         self.started = true;
-        writeln!(self.out, "{text}")?;
-        self.out.flush()
+        self.raw_line(text)
+    }
+
+    fn raw_line(&mut self, text: &str) -> io::Result<()> {
+        let out = &mut self.out;
+        self.progress.cleared(|| {
+            writeln!(out, "{text}")?;
+            out.flush()
+        })
     }
 
     /// Writes several lines.
@@ -128,6 +151,12 @@ impl<W: Write> Report<W> {
             self.line(l.as_ref())?;
         }
         Ok(())
+    }
+
+    /// A message on stderr (`quickbench: ...`), the progress line erased
+    /// first.
+    pub fn warn(&self, msg: &str) {
+        self.progress.cleared(|| eprintln!("quickbench: {msg}"));
     }
 
     /// The underlying writer.
@@ -209,6 +238,7 @@ mod tests {
             loops_per_s_mean: rate,
             elapsed_ns: 1,
             cut_short: false,
+            conditions: None,
         }
     }
 

@@ -1,0 +1,79 @@
+//! The real binary with stderr on a terminal (under `script`) and stdout
+//! in a file, as `quickbench 30 > report.txt`: the status line shows on the
+//! terminal, the file gets the report alone, laid out exactly as a run
+//! without a terminal; `-q` turns the display off.
+
+use std::process::Command;
+
+fn have_script() -> bool {
+    Command::new("script").arg("--version").output().is_ok()
+}
+
+/// Runs the binary under `script` with stdout redirected to a file;
+/// returns (what the terminal got, the file).
+fn under_pty(extra: &str) -> (String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.txt");
+    let cmd = format!(
+        "'{}' 0.6 --only cpu,memory {extra} > '{}'",
+        env!("CARGO_BIN_EXE_quickbench"),
+        report.display()
+    );
+    let out = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        std::fs::read_to_string(&report).unwrap(),
+    )
+}
+
+/// The report with its figures blanked, to compare layouts.
+fn layout(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            l.chars()
+                .map(|c| if c.is_ascii_digit() { '9' } else { c })
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn progress_on_the_terminal_and_a_clean_report_in_the_file() {
+    if !have_script() {
+        eprintln!("skipped: no script(1) to give the binary a terminal");
+        return;
+    }
+    let (screen, file) = under_pty("");
+    assert!(screen.contains("[ CPU loop ] 1 // jobs"), "{screen:?}");
+    assert!(screen.contains("[ Memory ] Bandwidth"), "{screen:?}");
+    assert!(screen.contains("left"), "{screen:?}");
+    assert!(
+        screen.contains("\r\x1b[2K"),
+        "the line is never erased: {screen:?}"
+    );
+    assert!(!file.contains('\x1b') && !file.contains('\r'), "{file:?}");
+
+    // The same run without a terminal has the same layout.
+    let plain = Command::new(env!("CARGO_BIN_EXE_quickbench"))
+        .args(["0.6", "--only", "cpu,memory"])
+        .output()
+        .unwrap();
+    let plain = String::from_utf8(plain.stdout).unwrap();
+    assert_eq!(layout(&file), layout(&plain));
+}
+
+#[test]
+fn quiet_draws_nothing() {
+    if !have_script() {
+        eprintln!("skipped: no script(1) to give the binary a terminal");
+        return;
+    }
+    let (screen, _) = under_pty("-q");
+    assert!(!screen.contains("\x1b[2K"), "{screen:?}");
+    assert!(!screen.contains("left"), "{screen:?}");
+}
