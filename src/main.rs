@@ -45,6 +45,30 @@ impl From<io::Error> for Stop {
 /// reports a program killed by SIGPIPE, but quietly.
 const EXIT_BROKEN_PIPE: u8 = 141;
 
+/// Filesystems that hold no data to benchmark.
+const PSEUDO_FS: &[&str] = &[
+    "proc",
+    "sysfs",
+    "devpts",
+    "cgroup",
+    "cgroup2",
+    "debugfs",
+    "tracefs",
+    "securityfs",
+    "pstore",
+    "bpf",
+    "configfs",
+    "fusectl",
+    "mqueue",
+    "hugetlbfs",
+    "autofs",
+    "binfmt_misc",
+    "efivarfs",
+    "nsfs",
+    "rpc_pipefs",
+    "selinuxfs",
+];
+
 /// The storage bandwidth block sizes, in report order.
 const BLOCK_SIZES: [(u64, &str); 2] = [(4 << 10, "4k"), (1 << 20, "1M")];
 
@@ -152,6 +176,19 @@ fn run<W: Write>(cfg: &Config, rep: &mut Report<W>) -> Result<u8, Stop> {
             "warning: a loop delay under {} s may give unreliable results; use at least 30 s for meaningful figures",
             cli::ADVISED_DELAY_S
         ));
+    }
+    for (dir, probe, fix) in [
+        ("/proc", "/proc/self", "mount -t proc proc /proc"),
+        ("/sys", "/sys/devices", "mount -t sysfs sysfs /sys"),
+        ("/dev", "/dev/null", "mount -t devtmpfs devtmpfs /dev"),
+    ] {
+        if sys.is_live() && !sys.exists(probe) {
+            rep.warn(&format!(
+                "{} is not mounted (no {}): CPU info, memory and storage need it; as root: {fix}",
+                sys.path(dir).display(),
+                sys.path(probe).display()
+            ));
+        }
     }
     let cpu_jobs = cpu_loop::job_counts(sysinfo::usable_cpus(&sys));
     let mut countdown = Countdown {
@@ -381,6 +418,17 @@ fn storage_bandwidth<W: Write>(
             _ => None,
         }),
     };
+    if let Some(t) = target.filter(|t| PSEUDO_FS.contains(&t.fs_type.as_str())) {
+        let reason = format!(
+            "{} is on {} ({}), a kernel pseudo-filesystem, not storage: use --dir on a disk-backed filesystem",
+            cfg.dir.display(),
+            t.mount_point,
+            t.fs_type
+        );
+        rep.section("Storage bandwidth")?;
+        rep.line(&format!("Skipped: {reason}"))?;
+        return Ok(Err(reason));
+    }
     // Declared before the workspace, so dropped after it on every path
     // (including an abort's early return).
     let _settle = SettleOnDrop(&cfg.dir);

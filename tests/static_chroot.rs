@@ -64,6 +64,17 @@ fn static_binary_runs_in_an_empty_chroot() {
     let root = tempfile::tempdir().unwrap();
     let r = root.path();
     fs::copy(&bin, r.join("quickbench")).unwrap();
+    // Before anything is mounted: a clear message naming the mounts needed.
+    let bare = Command::new("chroot")
+        .arg(r)
+        .args(["/quickbench", "0.1", "--only", "cpuinfo,memory", "-q"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&bare.stderr);
+    assert_eq!(bare.status.code(), Some(1), "{err}");
+    assert!(err.contains("mount -t proc proc /proc"), "{err}");
+    assert!(err.contains("mount -t sysfs sysfs /sys"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
     let mut mounts = Mounts(Vec::new());
     for (src, dst, fstype) in [
         ("proc", "proc", "proc"),

@@ -1,0 +1,342 @@
+//! The bad-input matrix: each row asserts the exact outcome (exit status,
+//! what the report says, what stderr says). Rows that need root or a tool
+//! print why and skip elsewhere. Bad command-line arguments are in
+//! `cli_usage.rs`.
+
+#[macro_use]
+mod common_live;
+use common_live::*;
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn qb(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_quickbench"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// `--only storage,io` on `dir` with a tiny delay and file.
+fn io_on(dir: &str) -> Output {
+    qb(&[
+        "0.1",
+        "-q",
+        "--only",
+        "storage,io",
+        "--io-jobs",
+        "1",
+        "--max-size",
+        "16M",
+        "--dir",
+        dir,
+    ])
+}
+
+fn assert_skipped(o: &Output, dir: &str, why: &str) {
+    let (out, err) = text(o);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(
+        out.contains("[ Storage info ]"),
+        "the rest of the report is printed: {out}"
+    );
+    assert!(out.contains("[ Storage bandwidth ]\nSkipped: "), "{out}");
+    assert!(
+        err.contains(dir) && err.contains(why),
+        "stderr lacks {dir:?} / {why:?}: {err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn dir_missing_is_skipped_with_the_path() {
+    assert_skipped(
+        &io_on("/nonexistent/quickbench"),
+        "/nonexistent/quickbench",
+        "No such file",
+    );
+}
+
+#[test]
+fn dir_that_is_a_regular_file_is_skipped() {
+    let f = tempfile::NamedTempFile::new().unwrap();
+    let p = f.path().to_str().unwrap();
+    assert_skipped(&io_on(p), p, "Not a directory");
+}
+
+#[test]
+fn procfs_and_sysfs_are_not_storage() {
+    assert_skipped(&io_on("/proc"), "/proc", "pseudo-filesystem");
+    assert_skipped(&io_on("/sys"), "/sys", "pseudo-filesystem");
+}
+
+#[test]
+fn tmpfs_runs_and_says_memory_is_measured() {
+    let st = nix::sys::statfs::statfs("/dev/shm");
+    if !st.is_ok_and(|s| s.filesystem_type() == nix::sys::statfs::TMPFS_MAGIC) {
+        eprintln!("skipped: /dev/shm is not a tmpfs here");
+        return;
+    }
+    let o = io_on("/dev/shm");
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}\n{err}");
+    assert!(
+        out.contains("[ Storage bandwidth - 4k blocks (tmpfs: memory, not a disk) ]"),
+        "{out}"
+    );
+    assert!(err.contains("memory"), "{err}");
+}
+
+#[test]
+fn read_only_mount_is_skipped_with_the_reason() {
+    need!();
+    let mut g = Guard::new();
+    let mp = g.mount(&["-t", "tmpfs", "-o", "ro,size=64m", "tmpfs"], "ro");
+    let p = mp.to_str().unwrap();
+    assert_skipped(&io_on(p), p, "read-only");
+}
+
+#[test]
+fn full_filesystem_is_skipped_and_not_filled() {
+    need!();
+    let mut g = Guard::new();
+    let mp = g.mount(&["-t", "tmpfs", "-o", "size=100m", "tmpfs"], "full");
+    std::fs::write(mp.join("ballast"), vec![1u8; 90 << 20]).unwrap();
+    let p = mp.to_str().unwrap();
+    let before = nix::sys::statvfs::statvfs(&mp).unwrap().blocks_free();
+    assert_skipped(&io_on(p), p, "available");
+    assert_eq!(
+        nix::sys::statvfs::statvfs(&mp).unwrap().blocks_free(),
+        before
+    );
+    let names: Vec<_> = std::fs::read_dir(&mp)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["ballast"]);
+}
+
+/// Runs the binary as user nobody (65534), when root and `setpriv` exists.
+fn as_nobody(args: &[&str]) -> Option<Output> {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 || Command::new("setpriv").arg("--version").output().is_err()
+    {
+        return None;
+    }
+    Some(
+        Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+            .arg(env!("CARGO_BIN_EXE_quickbench"))
+            .args(args)
+            .output()
+            .unwrap(),
+    )
+}
+
+#[test]
+fn directory_without_write_permission_is_skipped_for_a_user() {
+    let d = tempfile::tempdir().unwrap();
+    let sub = d.path().join("locked");
+    std::fs::create_dir(&sub).unwrap();
+    std::fs::set_permissions(
+        d.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    std::fs::set_permissions(&sub, std::os::unix::fs::PermissionsExt::from_mode(0o555)).unwrap();
+    let p = sub.to_str().unwrap();
+    let Some(o) = as_nobody(&[
+        "0.1",
+        "-q",
+        "--only",
+        "io",
+        "--io-jobs",
+        "1",
+        "--max-size",
+        "16M",
+        "--dir",
+        p,
+    ]) else {
+        eprintln!("skipped: needs root and setpriv to run as an unprivileged user");
+        return;
+    };
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(err.contains(p) && err.contains("ermission"), "{err}");
+}
+
+#[test]
+fn not_root_everything_runs_and_no_bios_line() {
+    let Some(o) = as_nobody(&["0.1", "-q", "--only", "cpuinfo,cpu,memory,storage"]) else {
+        eprintln!("skipped: needs root and setpriv to run as an unprivileged user");
+        return;
+    };
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}\n{err}");
+    assert!(
+        out.contains("Model name:") && !out.contains("BIOS Model name"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Bandwidth: ") && out.contains("[ Storage info ]"),
+        "{out}"
+    );
+    assert!(
+        !err.contains("DMI"),
+        "the SMBIOS table must be silently absent: {err}"
+    );
+}
+
+#[test]
+fn two_runs_at_once_in_the_same_directory() {
+    let d = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let p = d.path().to_str().unwrap();
+    let args = [
+        "0.2",
+        "-q",
+        "--only",
+        "io",
+        "--io-jobs",
+        "1,4",
+        "--max-size",
+        "32M",
+        "--dir",
+        p,
+    ];
+    let spawn = || {
+        Command::new(env!("CARGO_BIN_EXE_quickbench"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (spawn(), spawn());
+    for o in [a.wait_with_output().unwrap(), b.wait_with_output().unwrap()] {
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{out}\n{err}");
+        assert_eq!(out.matches("thread[s]):").count(), 8, "{out}");
+    }
+    assert_eq!(
+        std::fs::read_dir(d.path()).unwrap().count(),
+        0,
+        "a file was left behind"
+    );
+}
+
+/// A dump sysroot whose files are `(path, content)`.
+fn dump(files: &[(&str, &[u8])]) -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    for (p, c) in files {
+        let full = d.path().join(p);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, c).unwrap();
+    }
+    d
+}
+
+/// Runs `--sysroot` on a dump: never a panic, never a hang.
+fn on_dump(d: &Path) -> (Output, Duration) {
+    let t0 = Instant::now();
+    let o = qb(&["--sysroot", d.to_str().unwrap()]);
+    let (out, err) = text(&o);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{out}\n{err}");
+    assert!(out.starts_with("Quickbench: "), "{out}");
+    (o, t0.elapsed())
+}
+
+#[test]
+fn sysroot_missing_and_empty_files() {
+    let d = dump(&[]);
+    let (o, _) = on_dump(d.path());
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(out.contains("Total    : unavailable (see stderr)"), "{out}");
+    assert!(
+        err.contains("proc/meminfo") && err.contains("proc/cpuinfo"),
+        "{err}"
+    );
+    let d = dump(&[
+        ("proc/cpuinfo", b""),
+        ("proc/meminfo", b""),
+        ("proc/self/mountinfo", b""),
+    ]);
+    let (o, _) = on_dump(d.path());
+    let (_, err) = text(&o);
+    assert!(err.contains("no MemTotal line"), "{err}");
+}
+
+#[test]
+fn sysroot_binary_garbage() {
+    let mut junk = Vec::new();
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    for _ in 0..200_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        junk.push(x as u8);
+    }
+    let d = dump(&[
+        ("proc/cpuinfo", &junk),
+        ("proc/meminfo", &junk[..5000]),
+        ("proc/self/mountinfo", &junk[1000..9000]),
+        ("sys/devices/system/cpu/online", &junk[..64]),
+        ("sys/devices/system/cpu/possible", &junk[64..128]),
+        (
+            "sys/devices/system/cpu/cpu0/topology/thread_siblings",
+            &junk[200..300],
+        ),
+        ("sys/firmware/dmi/tables/DMI", &junk[..4096]),
+        ("sys/block/sda/size", &junk[..32]),
+    ]);
+    on_dump(d.path());
+}
+
+#[test]
+fn sysroot_100_mb_cpuinfo_ends_in_reasonable_time() {
+    let block = "processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: Big Box\nflags\t\t: fpu vme de pse\n\n";
+    let mut big = String::with_capacity(100 << 20);
+    let mut n = 0;
+    while big.len() < 100 << 20 {
+        big.push_str(&block.replace(": 0", &format!(": {}", n % 4096)));
+        n += 1;
+    }
+    let d = dump(&[
+        ("proc/cpuinfo", big.as_bytes()),
+        ("proc/meminfo", b"MemTotal: 1024 kB\n"),
+    ]);
+    let (o, took) = on_dump(d.path());
+    assert!(took < Duration::from_secs(60), "took {took:?}");
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Big Box"));
+}
+
+#[test]
+fn sysroot_symlink_loops() {
+    let d = dump(&[("proc/meminfo", b"MemTotal: 2048 kB\n")]);
+    let cpu = d.path().join("sys/devices/system/cpu");
+    std::fs::create_dir_all(&cpu).unwrap();
+    for (a, b) in [
+        ("online", "possible"),
+        ("possible", "online"),
+        ("cpu0", "cpu0"),
+    ] {
+        std::os::unix::fs::symlink(b, cpu.join(a)).unwrap();
+    }
+    let blk = d.path().join("sys/block");
+    std::fs::create_dir_all(&blk).unwrap();
+    std::os::unix::fs::symlink("sda", blk.join("sda")).unwrap();
+    std::fs::create_dir_all(d.path().join("proc/self")).unwrap();
+    std::os::unix::fs::symlink("mountinfo", d.path().join("proc/self/mountinfo")).unwrap();
+    let (o, took) = on_dump(d.path());
+    assert!(took < Duration::from_secs(20));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Total    : 2 MB"));
+}
