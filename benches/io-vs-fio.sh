@@ -88,6 +88,7 @@ print(sys.argv[2], sys.argv[3], "fio", j["iops"], j["bw_bytes"] / 1e6, j["lat_ns
 SIZE_BYTES=$("$HARNESS" --dir "$DIR" --bs 1M --rw write --jobs 1 --secs 0.1 --max-size "$SIZE" |
     grep '^{' | python3 -c 'import json, sys; print(json.load(sys.stdin)["file_size_bytes"])')
 
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 # Alternate, and swap who goes first every round to cancel drift.
 for round in $(seq 1 "$ROUNDS"); do
     for bs in 4k 1M; do
@@ -100,7 +101,8 @@ for round in $(seq 1 "$ROUNDS"); do
     done
 done
 
-python3 - "$SAMPLES" "$DIR" "$SECS" "$ROUNDS" <<'PY'
+LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
+python3 - "$SAMPLES" "$DIR" "$SECS" "$ROUNDS" "$LOAD_START" "$LOAD_END" <<'PY'
 import statistics, sys
 from collections import defaultdict
 rows = defaultdict(list)
@@ -108,17 +110,21 @@ for line in open(sys.argv[1]):
     bs, rw, tool, iops, mbps, lat, _ = line.split("\t")
     rows[(bs, rw, tool)].append((float(iops), float(mbps), float(lat)))
 print(f"quickbench vs fio psync on {sys.argv[2]}: 1 job, {sys.argv[3]} s per line, "
-      f"{sys.argv[4]} rounds, medians")
+      f"{sys.argv[4]} rounds, medians (load average {sys.argv[5]} -> {sys.argv[6]})")
 print(f"{'line':<9} {'qb IO/s':>9} {'fio IO/s':>9} {'qb MB/s':>8} {'fio MB/s':>8} "
-      f"{'qb lat':>8} {'fio lat':>8} {'IOPS ratio':>10} {'MB/s ratio':>10} {'lat ratio':>9}")
+      f"{'qb lat':>8} {'fio lat':>8} {'IOPS ratio':>10} {'MB/s ratio':>10} {'lat ratio':>9}"
+      f"  IOPS ratio min..max")
 for bs in ("4k", "1M"):
     for rw in ("write", "read"):
         q, f = rows[(bs, rw, "qb")], rows[(bs, rw, "fio")]
         if not q or not f:
             continue
         n = min(len(q), len(f))
-        ratio = lambda i: statistics.median(q[k][i] / f[k][i] for k in range(n) if f[k][i])
+        ratios = lambda i: [q[k][i] / f[k][i] for k in range(n) if f[k][i]]
         med = lambda s, i: statistics.median(x[i] for x in s)
+        r0 = ratios(0)
         print(f"{bs + ' ' + rw:<9} {med(q,0):9.0f} {med(f,0):9.0f} {med(q,1):8.1f} {med(f,1):8.1f} "
-              f"{med(q,2):7.1f}µ {med(f,2):7.1f}µ {ratio(0):10.3f} {ratio(1):10.3f} {ratio(2):9.3f}")
+              f"{med(q,2):7.1f}µ {med(f,2):7.1f}µ {statistics.median(r0):10.3f} "
+              f"{statistics.median(ratios(1)):10.3f} {statistics.median(ratios(2)):9.3f}"
+              f"  {min(r0):.2f}..{max(r0):.2f}")
 PY
