@@ -8,7 +8,9 @@
 # lines of quickbench and the equivalent fio job (--ioengine=psync
 # --direct=1 --bs=... --numjobs=1 --time_based, same file size)
 # alternately, ROUNDS times (at least 3), and prints the medians and the
-# ratios quickbench / fio of IOPS, MB/s and mean latency.
+# ratios quickbench / fio of IOPS, MB/s and mean latency, plus the CPU
+# time (user + system) each spends per I/O: on a busy machine wall-clock
+# figures swing with other load, CPU per I/O much less.
 # fio reads only what its write job wrote (as quickbench does), so neither
 # side reads unwritten extents. Environment: QB_SIZE (file size, default 1G).
 # Installs fio with apt-get when it is missing.
@@ -58,7 +60,8 @@ run_qb() {
 import json, sys
 for line in sys.stdin:
     r = json.loads(line)
-    print(sys.argv[1], r["direction"], "qb", r["iops"], r["mb_per_s"], r["lat_mean_us"], r["file_size_bytes"], sep="\t")
+    cpu = r.get("harness_cpu_ns", 0) / 1e3 / max(r["ios"], 1)
+    print(sys.argv[1], r["direction"], "qb", r["iops"], r["mb_per_s"], r["lat_mean_us"], r["file_size_bytes"], cpu, sep="\t")
 ' "$1" | tee -a "$SAMPLES" >&2
 }
 
@@ -78,8 +81,10 @@ print(max(bs, min(int(sys.argv[3]), j["io_bytes"]) // bs * bs))
     for rw in write read; do
         python3 -c '
 import json, sys
-j = json.load(open(sys.argv[1]))["jobs"][0][sys.argv[3]]
-print(sys.argv[2], sys.argv[3], "fio", j["iops"], j["bw_bytes"] / 1e6, j["lat_ns"]["mean"] / 1e3, 0, sep="\t")
+job = json.load(open(sys.argv[1]))["jobs"][0]
+j = job[sys.argv[3]]
+cpu = (job["usr_cpu"] + job["sys_cpu"]) / 100 * job["job_runtime"] * 1e3 / max(j["total_ios"], 1)
+print(sys.argv[2], sys.argv[3], "fio", j["iops"], j["bw_bytes"] / 1e6, j["lat_ns"]["mean"] / 1e3, 0, cpu, sep="\t")
 ' "$WORK/${rw:0:1}.json" "$1" "$rw" | tee -a "$SAMPLES" >&2
     done
 }
@@ -88,6 +93,7 @@ print(sys.argv[2], sys.argv[3], "fio", j["iops"], j["bw_bytes"] / 1e6, j["lat_ns
 SIZE_BYTES=$("$HARNESS" --dir "$DIR" --bs 1M --rw write --jobs 1 --secs 0.1 --max-size "$SIZE" |
     grep '^{' | python3 -c 'import json, sys; print(json.load(sys.stdin)["file_size_bytes"])')
 
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 # Alternate, and swap who goes first every round to cancel drift.
 for round in $(seq 1 "$ROUNDS"); do
     for bs in 4k 1M; do
@@ -100,25 +106,31 @@ for round in $(seq 1 "$ROUNDS"); do
     done
 done
 
-python3 - "$SAMPLES" "$DIR" "$SECS" "$ROUNDS" <<'PY'
+LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
+python3 - "$SAMPLES" "$DIR" "$SECS" "$ROUNDS" "$LOAD_START" "$LOAD_END" <<'PY'
 import statistics, sys
 from collections import defaultdict
 rows = defaultdict(list)
 for line in open(sys.argv[1]):
-    bs, rw, tool, iops, mbps, lat, _ = line.split("\t")
-    rows[(bs, rw, tool)].append((float(iops), float(mbps), float(lat)))
+    bs, rw, tool, iops, mbps, lat, _, cpu = line.split("\t")
+    rows[(bs, rw, tool)].append((float(iops), float(mbps), float(lat), float(cpu)))
 print(f"quickbench vs fio psync on {sys.argv[2]}: 1 job, {sys.argv[3]} s per line, "
-      f"{sys.argv[4]} rounds, medians")
+      f"{sys.argv[4]} rounds, medians (load average {sys.argv[5]} -> {sys.argv[6]})")
 print(f"{'line':<9} {'qb IO/s':>9} {'fio IO/s':>9} {'qb MB/s':>8} {'fio MB/s':>8} "
-      f"{'qb lat':>8} {'fio lat':>8} {'IOPS ratio':>10} {'MB/s ratio':>10} {'lat ratio':>9}")
+      f"{'qb lat':>8} {'fio lat':>8} {'IOPS ratio':>10} {'MB/s ratio':>10} {'lat ratio':>9}"
+      f"  {'IOPS min..max':>13} {'CPU µs/IO qb':>12} {'fio':>6} {'ratio':>6}")
 for bs in ("4k", "1M"):
     for rw in ("write", "read"):
         q, f = rows[(bs, rw, "qb")], rows[(bs, rw, "fio")]
         if not q or not f:
             continue
         n = min(len(q), len(f))
-        ratio = lambda i: statistics.median(q[k][i] / f[k][i] for k in range(n) if f[k][i])
+        ratios = lambda i: [q[k][i] / f[k][i] for k in range(n) if f[k][i]]
         med = lambda s, i: statistics.median(x[i] for x in s)
+        r0 = ratios(0)
         print(f"{bs + ' ' + rw:<9} {med(q,0):9.0f} {med(f,0):9.0f} {med(q,1):8.1f} {med(f,1):8.1f} "
-              f"{med(q,2):7.1f}µ {med(f,2):7.1f}µ {ratio(0):10.3f} {ratio(1):10.3f} {ratio(2):9.3f}")
+              f"{med(q,2):7.1f}µ {med(f,2):7.1f}µ {statistics.median(r0):10.3f} "
+              f"{statistics.median(ratios(1)):10.3f} {statistics.median(ratios(2)):9.3f}"
+              f"  {min(r0):6.2f}..{max(r0):<5.2f} {med(q,3):12.2f} {med(f,3):6.2f} "
+              f"{statistics.median(ratios(3)) if all(x[3] for x in f[:n]) else float('nan'):6.3f}")
 PY

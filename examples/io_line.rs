@@ -6,6 +6,8 @@
 //! ```
 //! `--rw read` runs a write line first (same block size and jobs, printed
 //! on stderr) so that the read line has written data to read.
+//! The JSON carries one extra key, `harness_cpu_ns`: the process's user +
+//! system CPU time during the line (getrusage), for overhead comparisons.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -50,9 +52,25 @@ fn parse_size(s: &str) -> Option<u64> {
     num.parse::<u64>().ok().map(|n| n * mult)
 }
 
-fn print(r: &LineResult, to_stderr: bool) {
+/// User + system CPU time of this process so far, ns.
+fn cpu_ns() -> u64 {
+    // SAFETY: zeroed plain struct filled by getrusage.
+    let ru = unsafe {
+        let mut ru: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut ru);
+        ru
+    };
+    let tv = |t: libc::timeval| t.tv_sec as u64 * 1_000_000_000 + t.tv_usec as u64 * 1000;
+    tv(ru.ru_utime) + tv(ru.ru_stime)
+}
+
+fn print(r: &LineResult, cpu_ns: u64, to_stderr: bool) {
     let text = dd_io::format_line(r);
-    let json = serde_json::to_string(r).unwrap_or_default();
+    let mut v = serde_json::to_value(r).unwrap_or_default();
+    if let Some(o) = v.as_object_mut() {
+        o.insert("harness_cpu_ns".into(), cpu_ns.into());
+    }
+    let json = v.to_string();
     if to_stderr {
         eprintln!("{text}\n{json}");
     } else {
@@ -95,9 +113,11 @@ fn main() -> ExitCode {
     };
     let mut failed = false;
     for &(dir, quiet) in lines {
+        let cpu0 = cpu_ns();
         let r = ws.run_line(bs, dir, a.jobs, d, &cut);
+        let cpu = cpu_ns() - cpu0;
         failed |= r.error.is_some();
-        print(&r, quiet);
+        print(&r, cpu, quiet);
     }
     if failed {
         ExitCode::from(1)

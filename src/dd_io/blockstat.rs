@@ -8,15 +8,25 @@ use serde::Serialize;
 /// only when present).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct BlockStat {
+    /// Field 1: completed reads.
     pub read_ios: u64,
+    /// Field 2: merged reads.
     pub read_merges: u64,
+    /// Field 3: 512-byte sectors read.
     pub read_sectors: u64,
+    /// Field 4: read time, ms (32-bit, wraps).
     pub read_ticks_ms: u64,
+    /// Field 5: completed writes.
     pub write_ios: u64,
+    /// Field 6: merged writes.
     pub write_merges: u64,
+    /// Field 7: 512-byte sectors written.
     pub write_sectors: u64,
+    /// Field 8: write time, ms (32-bit, wraps).
     pub write_ticks_ms: u64,
+    /// Field 10: busy time, ms (32-bit, wraps).
     pub io_ticks_ms: u64,
+    /// Field 11: summed request time, ms (32-bit, wraps).
     pub time_in_queue_ms: u64,
     /// Field 16 (Linux 5.5+).
     pub flush_ios: Option<u64>,

@@ -1,0 +1,413 @@
+//! The workspace: [`prepare`] opens the temporary file and finds what the
+//! filesystem allows; [`Workspace::run_line`] runs one line and does the
+//! accounting (written-extent map, histogram merge, device stat deltas).
+
+use std::os::fd::AsRawFd;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use super::blockstat::{delta, parse_block_stat, BlockStat};
+use super::buffer::{AlignedBuf, SplitMix64};
+use super::engine::{run_jobs, JobPlan};
+use super::histogram::Histogram;
+use super::region::{
+    file_size_bound, job_region, read_segments, written_by_job, Cursor, ExtentSet, SizeRefusal,
+    Span,
+};
+use super::tempfile::{self, TempFile};
+use super::{Direction, IoConfig, IoSkip, LineResult};
+use crate::sysroot::Sysroot;
+
+/// The open temporary file and what the run has written to it.
+#[derive(Debug)]
+pub struct Workspace {
+    file: TempFile,
+    dir: PathBuf,
+    file_size_bytes: u64,
+    direct_io: bool,
+    memory_fs: Option<&'static str>,
+    /// Buffer alignment, bytes (a power of two, >= the page size).
+    align_bytes: u64,
+    /// I/O offsets and sizes must be multiples of this under O_DIRECT.
+    offset_align_bytes: u64,
+    written: ExtentSet,
+    nonce: u64,
+    sysroot: Sysroot,
+    stat_path: Option<PathBuf>,
+    warnings: Vec<String>,
+}
+
+fn skip(reason: String) -> IoSkip {
+    IoSkip { reason }
+}
+
+fn os_reason(dir: &Path, what: &str, e: &std::io::Error) -> IoSkip {
+    let d = dir.display();
+    let hint = match e.raw_os_error() {
+        Some(libc::EROFS) => "the filesystem is read-only; use --dir on a writable one",
+        Some(libc::EACCES) | Some(libc::EPERM) => {
+            "no permission to write there; use --dir on a directory you can write to"
+        }
+        Some(libc::ENOSPC) | Some(libc::EDQUOT) => {
+            "not enough space; free some or lower --max-size"
+        }
+        Some(libc::ENOENT) | Some(libc::ENOTDIR) => "no such directory; check --dir",
+        _ => "use --dir on another filesystem",
+    };
+    skip(format!("{d}: {what}: {e}: {hint}"))
+}
+
+/// A run nonce from the clock and the pid.
+fn make_nonce() -> u64 {
+    let t = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    SplitMix64::new(t ^ ((std::process::id() as u64) << 32)).next_u64()
+}
+
+/// The logical block size from the device's queue directory (or, for a
+/// partition, its disk's), if known.
+fn logical_block_size(sysroot: &Sysroot, dev: &str) -> Option<u64> {
+    [
+        format!("/sys/class/block/{dev}/queue/logical_block_size"),
+        format!("/sys/class/block/{dev}/../queue/logical_block_size"),
+    ]
+    .iter()
+    .find_map(|p| sysroot.read_trimmed(p)?.parse().ok())
+}
+
+/// Writes then reads back one aligned block at offset 0; `Err(EINVAL)`
+/// means O_DIRECT is refused at I/O time.
+fn probe(fd: i32, align_bytes: u64, len_bytes: u64) -> std::io::Result<()> {
+    let mut b = AlignedBuf::new(len_bytes as usize, align_bytes as usize)
+        .ok_or_else(|| std::io::Error::from_raw_os_error(libc::ENOMEM))?;
+    b.fill_random(1);
+    for write in [true, false] {
+        // SAFETY: the buffer is valid for its length.
+        let r = unsafe {
+            if write {
+                libc::pwrite(fd, b.as_mut_ptr() as *const libc::c_void, b.len(), 0)
+            } else {
+                libc::pread(fd, b.as_mut_ptr() as *mut libc::c_void, b.len(), 0)
+            }
+        };
+        if r < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// Opens the workspace in `cfg.dir`, or says why the sections are skipped.
+pub fn prepare(cfg: &IoConfig) -> Result<Workspace, IoSkip> {
+    let dir = &cfg.dir;
+    let d = dir.display();
+    let fs =
+        tempfile::fs_info(dir).map_err(|e| os_reason(dir, "cannot query the filesystem", &e))?;
+    if fs.read_only {
+        return Err(skip(format!(
+            "{d}: the filesystem is mounted read-only: use --dir on a writable one"
+        )));
+    }
+    let memory_fs = tempfile::memory_fs_name(fs.fs_magic);
+    let file_size_bytes =
+        file_size_bound(fs.available_bytes, cfg.max_size_bytes).map_err(|r| match r {
+            SizeRefusal::TooLittleSpace { .. } if memory_fs == Some("ramfs") => skip(format!(
+                "{d}: ramfs has no size limit and reports no free space, so the file could not be \
+                 bounded without risking all of memory: use --dir on a disk or a tmpfs"
+            )),
+            SizeRefusal::TooLittleSpace { available_bytes } => skip(format!(
+                "{d}: only {} MiB available (64 MiB needed): free some space or use --dir elsewhere",
+                available_bytes >> 20
+            )),
+            SizeRefusal::CapTooSmall { max_size_bytes } => skip(format!(
+                "--max-size {max_size_bytes} bytes is below the 16 MiB minimum (16 regions of 1 MiB)"
+            )),
+        })?;
+    let nonce = make_nonce();
+    let file = tempfile::create(dir, nonce)
+        .map_err(|e| os_reason(dir, "cannot create the temporary file", &e))?;
+    let fd = file.fd.as_raw_fd();
+    tempfile::preallocate(&file.fd, file_size_bytes).map_err(|e| {
+        os_reason(
+            dir,
+            &format!(
+                "cannot reserve {} MiB for the temporary file",
+                file_size_bytes >> 20
+            ),
+            &e,
+        )
+    })?;
+
+    let mut warnings = Vec::new();
+    let page = tempfile::page_size_bytes();
+    let lbs = cfg
+        .stat_dev
+        .as_deref()
+        .and_then(|dev| logical_block_size(&cfg.sysroot, dev))
+        .unwrap_or(512);
+    let (mem_align, off_align) = tempfile::dio_align(fd).unwrap_or((lbs, lbs));
+    let align_bytes = page
+        .max(lbs)
+        .max(mem_align)
+        .max(off_align)
+        .next_power_of_two();
+    let offset_align_bytes = lbs.max(off_align).max(512);
+
+    let mut direct_io = true;
+    let refused = match tempfile::set_direct(fd, true) {
+        Err(e) => Some(e),
+        Ok(()) => probe(fd, align_bytes, offset_align_bytes.max(page)).err(),
+    };
+    if let Some(e) = refused {
+        if e.raw_os_error() == Some(libc::EINVAL) {
+            direct_io = false;
+            let _ = tempfile::set_direct(fd, false);
+            warnings.push(format!(
+                "{d}: O_DIRECT not supported by this filesystem: using buffered I/O with fdatasync; \
+                 the storage figures measure the page cache, not the device"
+            ));
+        } else {
+            return Err(os_reason(dir, "cannot write the temporary file", &e));
+        }
+    }
+    if let Some(name) = memory_fs {
+        warnings.push(format!(
+            "{d}: the filesystem is {name}, memory-backed: the storage figures measure memory, not a disk"
+        ));
+    }
+    let stat_path = cfg
+        .stat_dev
+        .as_deref()
+        .map(|dev| PathBuf::from(format!("/sys/class/block/{dev}/stat")));
+    Ok(Workspace {
+        file,
+        dir: dir.clone(),
+        file_size_bytes,
+        direct_io,
+        memory_fs,
+        align_bytes,
+        offset_align_bytes,
+        written: ExtentSet::new(),
+        nonce,
+        sysroot: cfg.sysroot.clone(),
+        stat_path,
+        warnings,
+    })
+}
+
+impl Workspace {
+    /// O_DIRECT is in use (false: buffered fallback).
+    pub fn direct_io(&self) -> bool {
+        self.direct_io
+    }
+
+    /// The temporary file's size, bytes.
+    pub fn file_size_bytes(&self) -> u64 {
+        self.file_size_bytes
+    }
+
+    /// The memory-backed filesystem's name (tmpfs, ramfs), if it is one.
+    pub fn memory_fs(&self) -> Option<&'static str> {
+        self.memory_fs
+    }
+
+    /// True when created with `O_TMPFILE` (false: named, unlinked at once).
+    pub fn anonymous_file(&self) -> bool {
+        self.file.anonymous
+    }
+
+    /// Buffer alignment in use, bytes.
+    pub fn align_bytes(&self) -> u64 {
+        self.align_bytes
+    }
+
+    /// Bytes of the file this run has written so far.
+    pub fn written_bytes(&self) -> u64 {
+        self.written.total_bytes()
+    }
+
+    /// Warnings for stderr (buffered fallback, memory-backed filesystem).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// What the section title must add, if anything: `"tmpfs: memory"`,
+    /// `"buffered: page cache"`, or both joined by `", "`.
+    pub fn title_note(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if let Some(name) = self.memory_fs {
+            parts.push(format!("{name}: memory"));
+        }
+        if !self.direct_io {
+            parts.push("buffered: page cache".to_string());
+        }
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
+
+    fn device_stat(&self) -> Option<BlockStat> {
+        let p = self.stat_path.as_ref()?;
+        parse_block_stat(&self.sysroot.read_to_string(p).ok()?)
+    }
+
+    fn empty_result(&self, block_size_bytes: u64, direction: Direction, jobs: u32) -> LineResult {
+        LineResult {
+            block_size_bytes,
+            direction,
+            jobs,
+            bytes: 0,
+            ios: 0,
+            elapsed_ns: 0,
+            fdatasync_ns: None,
+            mb_per_s: 0.0,
+            iops: 0.0,
+            lat_mean_us: 0.0,
+            lat_p50_us: 0.0,
+            lat_p90_us: 0.0,
+            lat_p99_us: 0.0,
+            lat_p999_us: 0.0,
+            lat_max_us: 0.0,
+            device_stat_delta: None,
+            direct_io: self.direct_io,
+            memory_backed: self.memory_fs.is_some(),
+            file_size_bytes: self.file_size_bytes,
+            cut_short: false,
+            error: None,
+            error_errno: None,
+        }
+    }
+
+    /// Builds each job's plan; `Err(message)` when the line cannot run.
+    fn plans(
+        &self,
+        bs: u64,
+        direction: Direction,
+        jobs: u32,
+    ) -> Result<(Vec<Span>, Vec<JobPlan>), String> {
+        if jobs == 0 {
+            return Err("no job to run".into());
+        }
+        if self.direct_io && bs % self.offset_align_bytes != 0 {
+            return Err(format!(
+                "block size {bs} is not a multiple of the {} bytes O_DIRECT requires here",
+                self.offset_align_bytes
+            ));
+        }
+        let mut regions = Vec::new();
+        let mut plans = Vec::new();
+        for j in 0..jobs {
+            let region = job_region(self.file_size_bytes, jobs, j, bs).ok_or_else(|| {
+                format!(
+                    "{} MiB file too small for {jobs} jobs of {bs}-byte blocks",
+                    self.file_size_bytes >> 20
+                )
+            })?;
+            let segments = match direction {
+                Direction::Write => vec![region],
+                Direction::Read => {
+                    read_segments(&self.written, self.file_size_bytes, region, bs, j)
+                }
+            };
+            let cursor = Cursor::new(segments, bs).ok_or_else(|| {
+                "nothing written yet to read back: run a write line first".to_string()
+            })?;
+            let mut buf = AlignedBuf::new(bs as usize, self.align_bytes as usize)
+                .ok_or_else(|| format!("cannot allocate a {bs}-byte buffer"))?;
+            buf.fill_random(self.nonce ^ (j as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            regions.push(region);
+            plans.push(JobPlan { cursor, buf });
+        }
+        Ok((regions, plans))
+    }
+
+    /// Runs one line: `jobs` jobs of `block_size_bytes` blocks in
+    /// `direction` for `duration`, or until `cut` is set. Never panics on
+    /// I/O errors: they end the line, which keeps what it measured.
+    pub fn run_line(
+        &mut self,
+        block_size_bytes: u64,
+        direction: Direction,
+        jobs: u32,
+        duration: Duration,
+        cut: &AtomicBool,
+    ) -> LineResult {
+        let bs = block_size_bytes;
+        let mut res = self.empty_result(bs, direction, jobs);
+        let (regions, plans) = match self.plans(bs, direction, jobs) {
+            Ok(p) => p,
+            Err(msg) => {
+                res.error = Some(format!("{}: {msg}", self.dir.display()));
+                return res;
+            }
+        };
+        let fd = self.file.fd.as_raw_fd();
+        let write = direction == Direction::Write;
+        let before = self.device_stat();
+        let outcomes = match run_jobs(fd, write, plans, bs as usize, self.nonce, duration, cut) {
+            Ok(o) => o,
+            Err(e) => {
+                res.error = Some(format!("cannot start {jobs} I/O threads: {e}"));
+                return res;
+            }
+        };
+        let mut hist = Histogram::new();
+        let start = outcomes
+            .iter()
+            .map(|o| o.start)
+            .min()
+            .unwrap_or_else(Instant::now);
+        let mut end = outcomes.iter().map(|o| o.end).max().unwrap_or(start);
+        for (o, region) in outcomes.iter().zip(&regions) {
+            hist.merge(&o.hist);
+            res.bytes += o.bytes;
+            res.ios += o.ios;
+            res.cut_short |= o.cut;
+            if write {
+                if let Some(s) = written_by_job(*region, bs, o.ios) {
+                    self.written.insert(s);
+                }
+            }
+            if let (None, Some(e)) = (&res.error, o.error) {
+                let what = if write { "write" } else { "read" };
+                res.error = Some(format!(
+                    "{}: {what} at offset {}: {} ({})",
+                    self.dir.display(),
+                    e.offset_byte,
+                    std::io::Error::from_raw_os_error(e.errno),
+                    tempfile::errno_name(e.errno)
+                ));
+                res.error_errno = Some(e.errno);
+            }
+        }
+        if write {
+            let t = Instant::now();
+            let r = tempfile::fdatasync(fd);
+            end = Instant::now();
+            res.fdatasync_ns = Some(end.duration_since(t).as_nanos() as u64);
+            if let (Err(e), None) = (r, &res.error) {
+                res.error_errno = e.raw_os_error();
+                res.error = Some(format!("{}: fdatasync: {e}", self.dir.display()));
+            }
+        }
+        if let (Some(a), Some(b)) = (before, self.device_stat()) {
+            res.device_stat_delta = Some(delta(&a, &b));
+        }
+        let elapsed_ns = end.duration_since(start).as_nanos() as u64;
+        res.elapsed_ns = elapsed_ns;
+        if elapsed_ns > 0 {
+            let secs = elapsed_ns as f64 / 1e9;
+            res.mb_per_s = res.bytes as f64 / 1e6 / secs;
+            res.iops = res.ios as f64 / secs;
+        }
+        let us = |ns: u64| ns as f64 / 1e3;
+        res.lat_mean_us = hist.mean_ns() / 1e3;
+        res.lat_p50_us = us(hist.percentile_ns(50.0));
+        res.lat_p90_us = us(hist.percentile_ns(90.0));
+        res.lat_p99_us = us(hist.percentile_ns(99.0));
+        res.lat_p999_us = us(hist.percentile_ns(99.9));
+        res.lat_max_us = us(hist.max_ns());
+        res
+    }
+}
