@@ -31,6 +31,10 @@ command -v python3 >/dev/null || { echo "python3 is needed to read fio's JSON" >
 
 cargo build --quiet --release --examples --manifest-path "$ROOT/Cargo.toml" >&2
 HARNESS="$ROOT/target/release/examples/io_line"
+QB="$ROOT/target/release/quickbench"
+# QB_ENGINE=harness uses the dev harness (which also reports its CPU time);
+# the default runs the quickbench binary itself.
+ENGINE=${QB_ENGINE:-binary}
 
 WORK=$(mktemp -d)
 FIOFILE="$DIR/.qb-fio-bench.$$"
@@ -41,10 +45,13 @@ SAMPLES="$WORK/samples.tsv"
 
 # The one command that yields quickbench LineResult JSON documents (one per
 # line): the 1-job write line then the read line, for block size $1.
-# To switch to the real binary later:
-#   quickbench --json --only io --io-jobs 1 --dir "$DIR" "$SECS"  (+ a jq/python filter)
 qb_line_results() {
-    "$HARNESS" --dir "$DIR" --bs "$1" --rw both --jobs 1 --secs "$SECS" --max-size "$SIZE" | grep '^{'
+    if [ "$ENGINE" = harness ]; then
+        "$HARNESS" --dir "$DIR" --bs "$1" --rw both --jobs 1 --secs "$SECS" --max-size "$SIZE" | grep '^{'
+        return
+    fi
+    "$QB" --json -q --only io --io-jobs 1 --io-blocks "$1" --max-size "$SIZE" --dir "$DIR" "$SECS" \
+        | python3 -c 'import json, sys; [print(json.dumps(l)) for l in json.load(sys.stdin)["storage_bandwidth"]]'
 }
 
 # fio's equivalent job; prints fio's JSON.  $1 bs, $2 write|read, $3 size.

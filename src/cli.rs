@@ -77,6 +77,8 @@ pub struct Config {
     pub quiet: bool,
     /// Job counts of the storage bandwidth lines (hidden; benches use it).
     pub io_jobs: Vec<u32>,
+    /// Block sizes of the storage bandwidth sections, bytes (hidden).
+    pub io_blocks: Vec<u64>,
     /// Deterministic stand-in figures instead of measurements (hidden; the
     /// golden tests use it).
     pub fake_figures: bool,
@@ -144,6 +146,10 @@ struct Args {
     #[arg(long, value_name = "LIST", value_parser = parse_jobs, hide = true)]
     io_jobs: Option<JobList>,
 
+    /// Block sizes of the storage bandwidth sections: 4k, 1M (for benchmark scripts)
+    #[arg(long, value_name = "LIST", value_parser = parse_blocks, hide = true)]
+    io_blocks: Option<BlockList>,
+
     /// Deterministic stand-in figures instead of measurements (for tests)
     #[arg(long, hide = true, action = ArgAction::SetTrue)]
     fake_figures: bool,
@@ -180,6 +186,10 @@ where
         extended: a.extended,
         quiet: a.quiet,
         io_jobs: a.io_jobs.map(|l| l.0).unwrap_or_else(|| vec![1, 4, 16]),
+        io_blocks: a
+            .io_blocks
+            .map(|l| l.0)
+            .unwrap_or_else(|| vec![4 << 10, 1 << 20]),
         fake_figures: a.fake_figures,
     })
 }
@@ -215,6 +225,21 @@ pub fn parse_delay(s: &str) -> Result<f64, String> {
 /// The value of `--only` / `--skip`.
 #[derive(Debug, Clone)]
 struct SectionList(Vec<Section>);
+
+/// The value of `--io-blocks`.
+#[derive(Debug, Clone)]
+struct BlockList(Vec<u64>);
+
+fn parse_blocks(s: &str) -> Result<BlockList, String> {
+    s.split(',')
+        .map(|w| match w.trim() {
+            "4k" => Ok(4u64 << 10),
+            "1M" => Ok(1 << 20),
+            other => Err(format!("'{other}' is not a block size (4k or 1M)")),
+        })
+        .collect::<Result<Vec<u64>, String>>()
+        .map(BlockList)
+}
 
 /// The value of `--io-jobs`.
 #[derive(Debug, Clone)]

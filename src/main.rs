@@ -444,7 +444,10 @@ fn storage_bandwidth<W: Write>(
         rep.warn(&format!("storage bandwidth: {w}"));
     }
     let mut errors = 0;
-    for (bs, label) in BLOCK_SIZES {
+    for (bs, label) in BLOCK_SIZES
+        .into_iter()
+        .filter(|(bs, _)| cfg.io_blocks.contains(bs))
+    {
         rep.section(&report::storage_bandwidth_title(
             label,
             &display,

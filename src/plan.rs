@@ -93,7 +93,7 @@ pub fn estimate(cfg: &Config, cpu_steps: usize) -> (u32, f64) {
     }
     if cfg.runs(Section::Io) {
         // 4k and 1M, writes then reads, each with every job count.
-        steps += 2 * 2 * cfg.io_jobs.len() as u32;
+        steps += cfg.io_blocks.len() as u32 * 2 * cfg.io_jobs.len() as u32;
     }
     (steps, f64::from(steps) * delay_s(cfg.loop_delay))
 }
