@@ -45,6 +45,24 @@ impl From<io::Error> for Stop {
 /// reports a program killed by SIGPIPE, but quietly.
 const EXIT_BROKEN_PIPE: u8 = 141;
 
+/// What to do about an I/O error, for stderr.
+fn errno_hint(errno: Option<i32>) -> &'static str {
+    match errno {
+        Some(libc::EIO) => {
+            "; the device reported an I/O error: check dmesg and the device's health"
+        }
+        Some(libc::ENOSPC) => "; the filesystem is full: free space or lower --max-size",
+        Some(libc::EDQUOT) => {
+            "; your disk quota is exceeded: lower --max-size or use --dir elsewhere"
+        }
+        Some(libc::EROFS) => "; the filesystem became read-only (often after errors): check dmesg",
+        Some(libc::EACCES) | Some(libc::EPERM) => {
+            "; permission denied: use --dir on a directory you may write"
+        }
+        _ => "",
+    }
+}
+
 /// Filesystems that hold no data to benchmark.
 const PSEUDO_FS: &[&str] = &[
     "proc",
@@ -470,7 +488,10 @@ fn storage_bandwidth<W: Write>(
                 let line: LineResult =
                     ws.run_line(bs, dir, jobs, cfg.loop_delay, signals::stop_flag());
                 if let Some(e) = &line.error {
-                    rep.warn(&format!("storage bandwidth ({label}, {jobs} jobs): {e}"));
+                    rep.warn(&format!(
+                        "storage bandwidth ({label}, {jobs} job(s)): {e}{}",
+                        errno_hint(line.error_errno)
+                    ));
                     errors += 1;
                 }
                 after_step(rep, "storage bandwidth line", line.cut_short)?;

@@ -340,3 +340,38 @@ fn sysroot_symlink_loops() {
     assert!(took < Duration::from_secs(20));
     assert!(String::from_utf8_lossy(&o.stdout).contains("Total    : 2 MB"));
 }
+
+#[test]
+fn device_error_mid_line_is_marked_and_the_run_goes_on() {
+    // EIO through the engine's test-only fault seam: no failing device can
+    // be made here (no device-mapper error target).
+    let d = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_quickbench"))
+        .args([
+            "0.2",
+            "-q",
+            "--only",
+            "io",
+            "--io-jobs",
+            "1",
+            "--max-size",
+            "32M",
+            "--dir",
+        ])
+        .arg(d.path())
+        .env("QUICKBENCH_TEST_FAULT", "EIO:50")
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    // Every line ran and says it stopped; the writes did their 50 I/Os.
+    assert_eq!(out.matches("thread[s]):").count(), 4, "{out}");
+    assert_eq!(out.matches("(stopped: EIO)").count(), 4, "{out}");
+    assert!(err.contains("check dmesg"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(
+        std::fs::read_dir(d.path()).unwrap().count(),
+        0,
+        "a file was left behind"
+    );
+}

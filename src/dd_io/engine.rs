@@ -91,6 +91,32 @@ fn io_block(
     Ok(())
 }
 
+/// The environment variable of the test-only fault seam:
+/// `QUICKBENCH_TEST_FAULT=EIO:1000` makes every job's I/O fail with EIO
+/// once that job has completed 1000 I/Os (also ENOSPC, EROFS, EDQUOT,
+/// EACCES). Tests use it to check how a device error mid-line is handled,
+/// where no failing device can be made (no device-mapper error target).
+pub const TEST_FAULT_ENV: &str = "QUICKBENCH_TEST_FAULT";
+
+/// The fault of [`TEST_FAULT_ENV`], parsed: (errno, I/Os before it).
+pub fn parse_test_fault(text: &str) -> Option<(i32, u64)> {
+    let (name, after) = text.split_once(':')?;
+    let errno = match name {
+        "EIO" => libc::EIO,
+        "ENOSPC" => libc::ENOSPC,
+        "EROFS" => libc::EROFS,
+        "EDQUOT" => libc::EDQUOT,
+        "EACCES" => libc::EACCES,
+        _ => return None,
+    };
+    Some((errno, after.parse().ok()?))
+}
+
+fn test_fault() -> Option<(i32, u64)> {
+    static FAULT: std::sync::OnceLock<Option<(i32, u64)>> = std::sync::OnceLock::new();
+    *FAULT.get_or_init(|| parse_test_fault(&std::env::var(TEST_FAULT_ENV).ok()?))
+}
+
 /// Runs one job to its deadline (see the module doc).
 #[allow(clippy::too_many_arguments)]
 fn run_job(
@@ -124,13 +150,17 @@ fn run_job(
     let deadline = start + duration;
     let mut end;
     let ptr = plan.buf.as_mut_ptr();
+    let fault = test_fault();
     loop {
         let off = plan.cursor.offset_byte();
         if write {
             plan.buf.stamp(off, nonce);
         }
         let t0 = Instant::now();
-        let r = io_block(fd, write, ptr, block_size_bytes, off);
+        let r = match fault {
+            Some((errno, after)) if ios >= after => Err((errno, 0)),
+            _ => io_block(fd, write, ptr, block_size_bytes, off),
+        };
         let t1 = Instant::now();
         end = t1;
         match r {
@@ -254,4 +284,16 @@ pub fn run_jobs(
             None => Ok(outcomes),
         }
     })
+}
+
+#[cfg(test)]
+mod fault_tests {
+    #[test]
+    fn test_fault_spec_parses() {
+        assert_eq!(super::parse_test_fault("EIO:1000"), Some((libc::EIO, 1000)));
+        assert_eq!(super::parse_test_fault("ENOSPC:0"), Some((libc::ENOSPC, 0)));
+        assert_eq!(super::parse_test_fault("EBADF:1"), None);
+        assert_eq!(super::parse_test_fault("EIO"), None);
+        assert_eq!(super::parse_test_fault("EIO:x"), None);
+    }
 }
