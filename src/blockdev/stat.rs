@@ -112,10 +112,10 @@ fn opt_delta(a: Option<u64>, b: Option<u64>, f: fn(u64, u64) -> u64) -> Option<u
 
 impl BlockStat {
     /// The counters accumulated from `self` to `later`: counters subtract
-    /// (wrapping), `*_ms` fields subtract modulo 2^32, `in_flight` is
-    /// `later`'s level.
+    /// (a counter that went backwards, a reset, counts 0), `*_ms` fields
+    /// subtract modulo 2^32, `in_flight` is `later`'s level.
     pub fn delta(&self, later: &BlockStat) -> BlockStat {
-        let c = |a: u64, b: u64| b.wrapping_sub(a);
+        let c = |a: u64, b: u64| b.saturating_sub(a);
         BlockStat {
             read_ios: c(self.read_ios, later.read_ios),
             read_merges: c(self.read_merges, later.read_merges),

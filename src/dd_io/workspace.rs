@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use super::blockstat::{delta, parse_block_stat, BlockStat};
+use super::blockstat::delta;
 use super::buffer::{AlignedBuf, SplitMix64};
 use super::engine::{run_jobs, JobPlan};
 use super::histogram::Histogram;
@@ -17,6 +17,7 @@ use super::region::{
 };
 use super::tempfile::{self, TempFile};
 use super::{Direction, IoConfig, IoSkip, LineResult};
+use crate::blockdev::{parse_block_stat, BlockStat};
 use crate::sysroot::Sysroot;
 
 /// The open temporary file and what the run has written to it.
