@@ -4,11 +4,19 @@
 use assert_cmd::Command;
 use serde_json::Value;
 
+fn schema() -> Value {
+    serde_json::from_str(&std::fs::read_to_string("schema/report.schema.json").unwrap()).unwrap()
+}
+
 fn validator() -> jsonschema::Validator {
-    let schema: Value =
-        serde_json::from_str(&std::fs::read_to_string("schema/report.schema.json").unwrap())
-            .unwrap();
-    jsonschema::validator_for(&schema).expect("the schema itself is valid")
+    jsonschema::validator_for(&schema()).expect("the schema itself is valid")
+}
+
+/// Every violation of `v` by `value`, one per line.
+fn violations(v: &jsonschema::Validator, value: &Value) -> Vec<String> {
+    v.iter_errors(value)
+        .map(|e| format!("{e} at {}", e.instance_path))
+        .collect()
 }
 
 fn run_json(args: &[&str]) -> Value {
@@ -23,11 +31,7 @@ fn run_json(args: &[&str]) -> Value {
 }
 
 fn assert_valid(doc: &Value) {
-    let v = validator();
-    let errors: Vec<String> = v
-        .iter_errors(doc)
-        .map(|e| format!("{e} at {}", e.instance_path))
-        .collect();
+    let errors = violations(&validator(), doc);
     assert!(errors.is_empty(), "{errors:#?}\n{doc:#}");
 }
 
@@ -80,19 +84,12 @@ fn the_schema_rejects_a_broken_document() {
 
 /// Validates `value` against one definition of the schema (`#/$defs/NAME`).
 fn assert_valid_def(name: &str, value: &Value) {
-    let schema: Value =
-        serde_json::from_str(&std::fs::read_to_string("schema/report.schema.json").unwrap())
-            .unwrap();
     let wrapper = serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$defs": schema["$defs"],
+        "$defs": schema()["$defs"],
         "$ref": format!("#/$defs/{name}"),
     });
-    let v = jsonschema::validator_for(&wrapper).unwrap();
-    let errors: Vec<String> = v
-        .iter_errors(value)
-        .map(|e| format!("{e} at {}", e.instance_path))
-        .collect();
+    let errors = violations(&jsonschema::validator_for(&wrapper).unwrap(), value);
     assert!(errors.is_empty(), "{errors:#?}\n{value:#}");
 }
 
