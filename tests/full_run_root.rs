@@ -172,3 +172,17 @@ fn tmpfs_says_memory_is_measured() {
     );
     assert!(!text.contains("[ Storage device stack ]"), "{text}");
 }
+
+#[test]
+fn ext4_data_journal_says_the_page_cache_is_measured() {
+    need!("mkfs.ext4");
+    let mut g = Guard::new();
+    let dev = g.loop_dev("journal.img", 256);
+    run("mkfs.ext4", &["-q", "-F", &format!("/dev/{dev}")]);
+    let mp = g.mount(&["-o", "data=journal", &format!("/dev/{dev}")], "mnt");
+    let text = full_run(&mp);
+    assert!(
+        text.contains(&format!("4k blocks ({dev}, buffered: page cache) ]")),
+        "{text}"
+    );
+}
