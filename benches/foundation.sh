@@ -11,8 +11,8 @@ runs=${2:-5}
 cargo build --release --locked --quiet
 qb=target/release/quickbench
 
-to_bps() { # "22.0 GB/s" -> bytes per second
-    awk -v v="$1" -v u="$2" 'BEGIN{m["kB/s"]=1e3;m["MB/s"]=1e6;m["GB/s"]=1e9;m["TB/s"]=1e12;m["B/s"]=1;printf "%.0f\n", v*m[u]}'
+to_bps() { # "22.0 GB/s" -> bytes per second (0 when missing)
+    awk -v v="${1:-0}" -v u="${2:-B/s}" 'BEGIN{m["kB/s"]=1e3;m["MB/s"]=1e6;m["GB/s"]=1e9;m["TB/s"]=1e12;m["B/s"]=1;printf "%.0f\n", v*m[u]}'
 }
 
 echo "== CPU loop, 1 job, ${secs} s, ${runs} runs"
@@ -28,8 +28,10 @@ echo "== Memory bandwidth vs dd bs=1M, ${secs} s each, ${runs} rounds, alternate
 for i in $(seq "$runs"); do
     q=$("$qb" "$secs" --only memory -q 2>/dev/null | awk '/^Bandwidth:/ {print $2, $3}')
     d=$({ LC_ALL=C timeout -s INT "$secs" dd if=/dev/zero of=/dev/null bs=1M 2>&1 || true; } | awk -F', ' '/copied/ {print $NF}')
+    # shellcheck disable=SC2086 # "22.0 GB/s" splits into value and unit
     qb_bps=$(to_bps $q)
+    # shellcheck disable=SC2086
     dd_bps=$(to_bps $d)
     awk -v i="$i" -v q="$q" -v d="$d" -v a="$qb_bps" -v b="$dd_bps" \
-        'BEGIN {printf "round %d: quickbench %s, dd %s, ratio %.3f\n", i, q, d, a/b}'
+        'BEGIN {printf "round %d: quickbench %s, dd %s, ratio %s\n", i, q, d, (b > 0 ? sprintf("%.3f", a/b) : "n/a")}'
 done
