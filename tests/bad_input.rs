@@ -364,7 +364,7 @@ fn device_error_mid_line_is_marked_and_the_run_goes_on() {
         .unwrap();
     let (out, err) = text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
-    // Every line ran and says it stopped; the writes did their 50 I/Os.
+    // Every line ran and says it stopped.
     assert_eq!(out.matches("thread[s]):").count(), 4, "{out}");
     assert_eq!(out.matches("(stopped: EIO)").count(), 4, "{out}");
     assert!(err.contains("check dmesg"), "{err}");
