@@ -30,13 +30,23 @@ fn under_pty(extra: &str) -> (String, String) {
     )
 }
 
-/// The report with its figures blanked, to compare layouts.
+/// The report with its figures blanked, to compare layouts: every run of
+/// digits, dots and blanks becomes one `#` (figures differ in width from
+/// run to run; labels, titles and line order must not).
 fn layout(text: &str) -> String {
     text.lines()
         .map(|l| {
-            l.chars()
-                .map(|c| if c.is_ascii_digit() { '9' } else { c })
-                .collect::<String>()
+            let mut out = String::new();
+            for c in l.chars() {
+                if c.is_ascii_digit() || c == '.' || c == ' ' {
+                    if !out.ends_with('#') {
+                        out.push('#');
+                    }
+                } else {
+                    out.push(c);
+                }
+            }
+            out
         })
         .collect::<Vec<_>>()
         .join("\n")
