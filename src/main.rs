@@ -389,14 +389,49 @@ fn run<W: Write>(cfg: &Config, rep: &mut Report<W>) -> Result<u8, Stop> {
 /// freeing it (xfs and btrfs release the space of an unlinked file in the
 /// background; `syncfs` completes that), so that the free space is back to
 /// where it was when quickbench exits.
-struct SettleOnDrop<'a>(&'a std::path::Path);
+struct SettleOnDrop<'a> {
+    dir: &'a std::path::Path,
+    /// Free blocks of the filesystem before the temporary file existed.
+    free_before: Option<u64>,
+}
+
+/// How long to wait at most for a filesystem to give the space back.
+const SETTLE_MAX: Duration = Duration::from_secs(3);
+
+fn free_blocks(dir: &std::path::Path) -> Option<u64> {
+    nix::sys::statvfs::statvfs(dir)
+        .ok()
+        .map(|s| s.blocks_free() as u64)
+}
+
+impl<'a> SettleOnDrop<'a> {
+    fn new(dir: &'a std::path::Path) -> Self {
+        SettleOnDrop {
+            dir,
+            free_before: free_blocks(dir),
+        }
+    }
+}
 
 impl Drop for SettleOnDrop<'_> {
     fn drop(&mut self) {
         use std::os::fd::AsRawFd;
-        if let Ok(d) = std::fs::File::open(self.0) {
+        if let Ok(d) = std::fs::File::open(self.dir) {
             // SAFETY: syncfs only reads the descriptor, which `d` keeps open.
             unsafe { libc::syncfs(d.as_raw_fd()) };
+        }
+        // xfs frees an unlinked file from a background worker even after
+        // syncfs: wait (briefly, bounded) until the space is back. Other
+        // writers may change the figure meanwhile; 1 MiB of 4 KiB blocks of
+        // slack keeps their noise from costing the full wait.
+        let Some(before) = self.free_before else {
+            return;
+        };
+        let t0 = std::time::Instant::now();
+        while free_blocks(self.dir).is_some_and(|now| now + 256 < before)
+            && t0.elapsed() < SETTLE_MAX
+        {
+            std::thread::sleep(Duration::from_millis(20));
         }
     }
 }
@@ -449,7 +484,7 @@ fn storage_bandwidth<W: Write>(
     }
     // Declared before the workspace, so dropped after it on every path
     // (including an abort's early return).
-    let _settle = SettleOnDrop(&cfg.dir);
+    let _settle = SettleOnDrop::new(&cfg.dir);
     let mut ws = match dd_io::prepare(&io_cfg) {
         Ok(ws) => ws,
         Err(skip) => {
