@@ -398,6 +398,8 @@ struct SettleOnDrop<'a> {
 /// How long to wait at most for a filesystem to give the space back.
 const SETTLE_MAX: Duration = Duration::from_secs(3);
 
+// fsblkcnt_t is 32-bit on some targets: the cast is needed there.
+#[allow(clippy::unnecessary_cast)]
 fn free_blocks(dir: &std::path::Path) -> Option<u64> {
     nix::sys::statvfs::statvfs(dir)
         .ok()
