@@ -27,7 +27,9 @@ printf '%s\n' "${loops[@]}" | sort -n | awk '{a[NR]=$1} END {med=a[int((NR+1)/2)
 echo "== Memory bandwidth vs dd bs=1M, ${secs} s each, ${runs} rounds, alternated"
 for i in $(seq "$runs"); do
     q=$("$qb" "$secs" --only memory -q 2>/dev/null | awk '/^Bandwidth:/ {print $2, $3}')
-    d=$({ LC_ALL=C timeout -s INT "$secs" dd if=/dev/zero of=/dev/null bs=1M 2>&1 || true; } | awk -F', ' '/copied/ {print $NF}')
+    # As the original does: SIGUSR1 makes dd print its status, then it is
+    # killed (a SIGINT may be ignored when this script runs in the background).
+    d=$({ LC_ALL=C timeout -s USR1 -k 0.5 "$secs" dd if=/dev/zero of=/dev/null bs=1M 2>&1 || true; } | awk -F', ' '/copied/ {r = $NF} END {print r}')
     # shellcheck disable=SC2086 # "22.0 GB/s" splits into value and unit
     qb_bps=$(to_bps $q)
     # shellcheck disable=SC2086
