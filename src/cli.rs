@@ -123,7 +123,7 @@ struct Args {
     dry_run: bool,
 
     /// Read every /proc, /sys and /dev path under DIR (implies --dry-run)
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = parse_sysroot)]
     sysroot: Option<PathBuf>,
 
     /// Upper bound of the temporary file (e.g. 512M, 4G; default 4G)
@@ -249,6 +249,22 @@ fn parse_section_list(s: &str) -> Result<SectionList, String> {
     parse_sections(s).map(SectionList)
 }
 
+/// A `--sysroot`: a directory holding `proc/` or `sys/` (a dump).
+pub fn parse_sysroot(s: &str) -> Result<PathBuf, String> {
+    let p = PathBuf::from(s);
+    if !p.is_dir() {
+        return Err(format!(
+            "{s} is not a directory (give the root of a /proc + /sys dump)"
+        ));
+    }
+    if !p.join("proc").is_dir() && !p.join("sys").is_dir() {
+        return Err(format!(
+            "{s} holds neither proc/ nor sys/: not a /proc + /sys dump"
+        ));
+    }
+    Ok(p)
+}
+
 /// A comma-separated list of section names.
 pub fn parse_sections(s: &str) -> Result<Vec<Section>, String> {
     let mut out = Vec::new();
@@ -266,8 +282,9 @@ pub fn parse_sections(s: &str) -> Result<Vec<Section>, String> {
     Ok(out)
 }
 
-/// A size such as `4G`, `512M`, `1.5G`, `65536`: binary units K, M, G, T
-/// (an optional `iB` or `B` after the letter), at least 1 MiB.
+/// A size such as `4G`, `512M`, `1.5G`, `16777216`: binary units K, M, G, T
+/// (an optional `iB` or `B` after the letter), at least 16 MiB (16 job
+/// regions of whole 1 MiB blocks).
 pub fn parse_size(s: &str) -> Result<u64, String> {
     let bad = || format!("'{s}' is not a size (write e.g. 512M or 4G)");
     let t = s.trim();
@@ -301,9 +318,10 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         return Err(format!("'{s}' is too large"));
     }
     let bytes = bytes as u64;
-    if bytes < 1 << 20 {
+    if bytes < crate::dd_io::region::SIZE_GRANULE_BYTES {
         return Err(format!(
-            "'{s}' is too small: the temporary file needs at least 1M"
+            "'{s}' is too small: the temporary file needs at least {}M",
+            crate::dd_io::region::SIZE_GRANULE_BYTES >> 20
         ));
     }
     Ok(bytes)
@@ -372,18 +390,29 @@ mod tests {
         assert_eq!(parse_size("512M"), Ok(512 << 20));
         assert_eq!(parse_size("512MiB"), Ok(512 << 20));
         assert_eq!(parse_size("1.5G"), Ok(3 << 29));
-        assert_eq!(parse_size("1048576"), Ok(1 << 20));
-        for bad in ["0", "garbage", "", "-1G", "1X", "1e3M", "512K"] {
+        assert_eq!(parse_size("16777216"), Ok(16 << 20));
+        for bad in ["0", "garbage", "", "-1G", "1X", "1e3M", "512K", "1M", "15M"] {
             assert!(parse_size(bad).is_err(), "{bad:?} accepted");
         }
     }
 
     #[test]
     fn sysroot_implies_dry_run() {
-        let c = parse(["quickbench", "--sysroot", "/tmp/x"]).unwrap();
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir(d.path().join("proc")).unwrap();
+        let root = d.path().to_str().unwrap();
+        let c = parse(["quickbench", "--sysroot", root]).unwrap();
         assert!(c.dry_run);
-        let c = parse(["quickbench", "--sysroot", "/tmp/x", "--fake-figures"]).unwrap();
+        let c = parse(["quickbench", "--sysroot", root, "--fake-figures"]).unwrap();
         assert!(!c.dry_run);
+    }
+
+    #[test]
+    fn sysroot_must_be_a_dump() {
+        assert!(parse_sysroot("/nonexistent/dump").is_err());
+        let d = tempfile::tempdir().unwrap();
+        let e = parse_sysroot(d.path().to_str().unwrap()).unwrap_err();
+        assert!(e.contains("neither proc/ nor sys/"), "{e}");
     }
 
     #[test]

@@ -63,30 +63,6 @@ fn errno_hint(errno: Option<i32>) -> &'static str {
     }
 }
 
-/// Filesystems that hold no data to benchmark.
-const PSEUDO_FS: &[&str] = &[
-    "proc",
-    "sysfs",
-    "devpts",
-    "cgroup",
-    "cgroup2",
-    "debugfs",
-    "tracefs",
-    "securityfs",
-    "pstore",
-    "bpf",
-    "configfs",
-    "fusectl",
-    "mqueue",
-    "hugetlbfs",
-    "autofs",
-    "binfmt_misc",
-    "efivarfs",
-    "nsfs",
-    "rpc_pipefs",
-    "selinuxfs",
-];
-
 /// The storage bandwidth block sizes, in report order.
 const BLOCK_SIZES: [(u64, &str); 2] = [(4 << 10, "4k"), (1 << 20, "1M")];
 
@@ -127,7 +103,7 @@ fn usage_error(e: clap::Error) -> ExitCode {
     let text = e.render().to_string();
     let first = text.lines().next().unwrap_or("bad usage");
     let reason = first.strip_prefix("error: ").unwrap_or(first);
-    eprintln!("quickbench: {reason} (see 'quickbench --help')");
+    report::stderr_line(&format!("{reason} (see 'quickbench --help')"));
     ExitCode::from(2)
 }
 
@@ -213,7 +189,7 @@ fn run<W: Write>(cfg: &Config, rep: &mut Report<W>) -> Result<u8, Stop> {
         steps_left: if cfg.dry_run {
             0
         } else {
-            plan::estimate(cfg, cpu_jobs.len()).0 + extended_steps(cfg)
+            plan::estimate(cfg, cpu_jobs.len()).0
         },
         delay: cfg.loop_delay,
     };
@@ -231,6 +207,14 @@ fn run<W: Write>(cfg: &Config, rep: &mut Report<W>) -> Result<u8, Stop> {
         let lines = summary.lines();
         rep.section("CPU info")?;
         rep.lines(&lines)?;
+        if lines.is_empty() {
+            rep.line("unavailable (see stderr)")?;
+            rep.warn(&format!(
+                "CPU info: no CPU found in {} (is /proc mounted?)",
+                sys.path("/proc/cpuinfo").display()
+            ));
+            doc.failed_sections.push("cpuinfo".into());
+        }
         doc.cpu_info = Some(CpuInfoJson { lines, summary });
     }
 
@@ -303,12 +287,13 @@ fn run<W: Write>(cfg: &Config, rep: &mut Report<W>) -> Result<u8, Stop> {
 
     // The storage behind the benchmark directory (for the stack, the
     // bandwidth titles and the plan).
-    let needs_target = cfg.runs(Section::Storage) || cfg.runs(Section::Io) || cfg.dry_run;
+    let needs_target = cfg.runs(Section::Storage) || cfg.runs(Section::Io);
     let target = if needs_target {
         match blockdev::resolve_dir(&sys, &cfg.dir) {
             Ok(t) => Some(t),
             Err(e) => {
                 rep.warn(&format!("storage: {e:#}"));
+                doc.failed_sections.push("storage".into());
                 None
             }
         }
@@ -473,7 +458,7 @@ fn storage_bandwidth<W: Write>(
             _ => None,
         }),
     };
-    if let Some(t) = target.filter(|t| PSEUDO_FS.contains(&t.fs_type.as_str())) {
+    if let Some(t) = target.filter(|t| plan::PSEUDO_FS.contains(&t.fs_type.as_str())) {
         let reason = format!(
             "{} is on {} ({}), a kernel pseudo-filesystem, not storage: use --dir on a disk-backed filesystem",
             cfg.dir.display(),
@@ -553,15 +538,6 @@ fn storage_bandwidth<W: Write>(
         )));
     }
     Ok(Ok(()))
-}
-
-/// Timed steps `--extended` adds: the SMT probe (one delay) and the DRAM
-/// runs (one delay each for 1 thread and all CPUs).
-fn extended_steps(cfg: &Config) -> u32 {
-    if !cfg.extended {
-        return 0;
-    }
-    u32::from(cfg.runs(Section::Cpu)) + 2 * u32::from(cfg.runs(Section::Memory))
 }
 
 /// One CPU loop step, with steal time and clock sampled around and during

@@ -7,9 +7,31 @@ use std::time::Duration;
 use crate::blockdev::{Target, TargetKind};
 use crate::cli::{Config, Section};
 
-/// Below this much space for the temporary file, the storage bandwidth
-/// sections are skipped.
-pub const MIN_FILE_BYTES: u64 = 64 << 20;
+use crate::dd_io::region::{file_size_bound, SizeRefusal};
+
+/// Filesystems that hold no data to benchmark.
+pub const PSEUDO_FS: &[&str] = &[
+    "proc",
+    "sysfs",
+    "devpts",
+    "cgroup",
+    "cgroup2",
+    "debugfs",
+    "tracefs",
+    "securityfs",
+    "pstore",
+    "bpf",
+    "configfs",
+    "fusectl",
+    "mqueue",
+    "hugetlbfs",
+    "autofs",
+    "binfmt_misc",
+    "efivarfs",
+    "nsfs",
+    "rpc_pipefs",
+    "selinuxfs",
+];
 
 /// What a full run would do.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -29,17 +51,14 @@ pub struct Plan {
     /// Upper bound of the temporary file in bytes (`--max-size` and half the
     /// free space); `None` when the free space is unknown.
     pub file_bytes_max: Option<u64>,
+    /// Why the storage bandwidth sections would be skipped, if they would.
+    pub skip_reason: Option<String>,
     /// Whether O_DIRECT is expected to work, in words.
     pub direct_io: String,
     /// Estimated wall time of the full report for this loop delay.
     pub estimated_run_s: f64,
     /// Number of timed steps that make up the estimate.
     pub timed_steps: u32,
-}
-
-/// The temporary file's upper bound: `max_size` and half of `free`.
-pub fn file_bound(max_size_bytes: u64, free_bytes: u64) -> u64 {
-    max_size_bytes.min(free_bytes / 2)
 }
 
 /// Bytes available to an unprivileged user on the filesystem of `dir`.
@@ -91,6 +110,10 @@ pub fn estimate(cfg: &Config, cpu_steps: usize) -> (u32, f64) {
     if cfg.runs(Section::Memory) {
         steps += 1;
     }
+    if cfg.extended {
+        // The SMT probe (one delay), the DRAM runs (1 thread, all CPUs).
+        steps += u32::from(cfg.runs(Section::Cpu)) + 2 * u32::from(cfg.runs(Section::Memory));
+    }
     if cfg.runs(Section::Io) {
         // 4k and 1M, writes then reads, each with every job count.
         steps += cfg.io_blocks.len() as u32 * 2 * cfg.io_jobs.len() as u32;
@@ -112,6 +135,22 @@ pub fn build(
 ) -> Plan {
     let free = if live { free_bytes(&cfg.dir) } else { None };
     let (timed_steps, estimated_run_s) = estimate(cfg, cpu_steps);
+    let skip_reason = match (target, free) {
+        (Some(t), _) if PSEUDO_FS.contains(&t.fs_type.as_str()) => Some(format!(
+            "{} is a kernel pseudo-filesystem, not storage",
+            t.fs_type
+        )),
+        (_, Some(f)) => match file_size_bound(f, cfg.max_size_bytes) {
+            Ok(_) => None,
+            Err(SizeRefusal::TooLittleSpace { .. }) => Some(format!(
+                "{} free, under the {} needed",
+                human_bytes(f),
+                human_bytes(crate::dd_io::region::MIN_AVAILABLE_BYTES)
+            )),
+            Err(_) => Some("--max-size is too small".into()),
+        },
+        _ => None,
+    };
     let direct_io = match target {
         Some(t) if t.kind == TargetKind::Overlay => format!(
             "{} (overlay: depends on the upper filesystem)",
@@ -131,7 +170,8 @@ pub fn build(
         source: target.map(|t| t.source.clone()),
         devices_display: target.map(|t| t.display.clone()),
         free_bytes: free,
-        file_bytes_max: free.map(|f| file_bound(cfg.max_size_bytes, f)),
+        file_bytes_max: free.and_then(|f| file_size_bound(f, cfg.max_size_bytes).ok()),
+        skip_reason,
         direct_io,
         estimated_run_s,
         timed_steps,
@@ -166,10 +206,24 @@ pub fn human_duration(s: f64) -> String {
 }
 
 impl Plan {
+    fn run_time_line(&self, cfg: &Config) -> String {
+        format!(
+            "Run time  : about {} ({} timed steps of {} s)",
+            human_duration(self.estimated_run_s),
+            self.timed_steps,
+            cfg.loop_delay.as_secs_f64()
+        )
+    }
+
     /// The lines of the `[ Plan ]` section.
     pub fn lines(&self, cfg: &Config) -> Vec<String> {
         let unknown = || "unknown".to_string();
-        let mut v = vec![format!("Directory : {}", self.dir)];
+        let mut v = Vec::new();
+        if !cfg.runs(Section::Io) {
+            v.push(self.run_time_line(cfg));
+            return v;
+        }
+        v.push(format!("Directory : {}", self.dir));
         v.push(format!(
             "Mount     : {} ({}, {})",
             self.mount_point.clone().unwrap_or_else(unknown),
@@ -180,13 +234,11 @@ impl Plan {
             "Device(s) : {}",
             self.devices_display.clone().unwrap_or_else(unknown)
         ));
-        v.push(match (self.file_bytes_max, self.free_bytes) {
-            (Some(b), Some(f)) if b < MIN_FILE_BYTES => format!(
-                "File      : none: {} free, under the {} needed (storage bandwidth would be skipped)",
-                human_bytes(f),
-                human_bytes(2 * MIN_FILE_BYTES)
-            ),
-            (Some(b), Some(f)) => format!(
+        v.push(match (self.file_bytes_max, self.free_bytes, &self.skip_reason) {
+            (_, _, Some(why)) => {
+                format!("File      : none: {why} (storage bandwidth would be skipped)")
+            }
+            (Some(b), Some(f), None) => format!(
                 "File      : one unnamed temporary file, at most {} (--max-size {}, half of {} free)",
                 human_bytes(b),
                 human_bytes(cfg.max_size_bytes),
@@ -198,12 +250,7 @@ impl Plan {
             ),
         });
         v.push(format!("O_DIRECT  : {}", self.direct_io));
-        v.push(format!(
-            "Run time  : about {} ({} timed steps of {} s)",
-            human_duration(self.estimated_run_s),
-            self.timed_steps,
-            cfg.loop_delay.as_secs_f64()
-        ));
+        v.push(self.run_time_line(cfg));
         v
     }
 }
@@ -211,13 +258,6 @@ impl Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bound_is_the_smaller_of_cap_and_half_free() {
-        assert_eq!(file_bound(4 << 30, 100 << 30), 4 << 30);
-        assert_eq!(file_bound(4 << 30, 1 << 30), 512 << 20);
-        assert_eq!(file_bound(4 << 30, 0), 0);
-    }
 
     #[test]
     fn kernel_versions_compare() {

@@ -313,8 +313,8 @@ pub fn render_line(
         let frac = (elapsed.as_secs_f64() / duration.as_secs_f64()).clamp(0.0, 1.0);
         let full = (frac * BAR_WIDTH as f64).round() as usize;
         line.push_str("  [");
-        line.extend(std::iter::repeat('#').take(full));
-        line.extend(std::iter::repeat('-').take(BAR_WIDTH - full));
+        line.extend(std::iter::repeat_n('#', full));
+        line.extend(std::iter::repeat_n('-', BAR_WIDTH - full));
         line.push_str("]  ");
         line.push_str(&fmt_step_left(duration.saturating_sub(elapsed)));
         line.push_str(" left");

@@ -257,6 +257,7 @@ fn on_dump(d: &Path) -> (Output, Duration) {
 #[test]
 fn sysroot_missing_and_empty_files() {
     let d = dump(&[]);
+    std::fs::create_dir_all(d.path().join("proc")).unwrap();
     let (o, _) = on_dump(d.path());
     let (out, err) = text(&o);
     assert_eq!(o.status.code(), Some(1));
@@ -376,4 +377,18 @@ fn device_error_mid_line_is_marked_and_the_run_goes_on() {
         0,
         "a file was left behind"
     );
+}
+
+#[test]
+fn sysroot_that_is_not_a_dump_is_bad_usage() {
+    for bad in ["/nonexistent/dump", "/etc/hostname"] {
+        let o = qb(&["--sysroot", bad]);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {err}");
+        assert!(out.is_empty() && err.contains(bad), "{bad}: {err}");
+    }
+    let empty = tempfile::tempdir().unwrap();
+    let o = qb(&["--sysroot", empty.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("neither proc/ nor sys/"));
 }

@@ -114,7 +114,11 @@ fn static_binary_runs_in_an_empty_chroot() {
             "/quickbench",
             "0.2",
             "--only",
-            "cpuinfo,cpu,memory,storage",
+            "cpuinfo,cpu,memory,storage,io",
+            "--io-jobs",
+            "1",
+            "--max-size",
+            "16M",
             "-q",
         ])
         .output()
@@ -133,6 +137,16 @@ fn static_binary_runs_in_an_empty_chroot() {
     }
     assert!(text.contains("Model name:"), "{text}");
     assert!(text.contains("Bandwidth: "), "{text}");
+    // The device is found from inside the chroot (whose root is no mount
+    // point): the directory's device number leads to it.
+    assert!(text.contains("[ Storage bandwidth - 4k blocks ("), "{text}");
+    assert!(!text.contains("unknown device"), "{text}");
+    assert_eq!(text.matches("thread[s]):").count(), 4, "{text}");
+    let left: Vec<_> = fs::read_dir(r)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left.len(), 4, "a file was left in the chroot: {left:?}");
     drop(mounts);
 }
 

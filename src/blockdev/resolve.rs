@@ -35,12 +35,15 @@ pub enum TargetKind {
 
 /// How the mount holding the directory was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum MountLookup {
     /// `statx(STATX_MNT_ID)` matched a mount id: exact.
     Statx,
     /// Longest component-wise mount-point prefix of the resolved path.
     Prefix,
+    /// No visible mount holds the path (a chroot whose root is not a mount
+    /// point): the device number of the directory itself (`stat`).
+    DeviceNumber,
 }
 
 /// The storage behind a directory.
@@ -108,6 +111,15 @@ pub fn resolve_dir(sys: &Sysroot, dir: &Path) -> anyhow::Result<Target> {
         )
     })?;
     let (path, found) = find_mount(sys, &mounts, dir)?;
+    let synthetic;
+    let found = match found {
+        Some(f) => Some(f),
+        None if sys.is_live() => {
+            synthetic = from_device_number(&path);
+            synthetic.as_ref().map(|m| (MountLookup::DeviceNumber, m))
+        }
+        None => None,
+    };
     let (lookup, m) = found.ok_or_else(|| {
         anyhow!(
             "no mount in {} holds {}; choose a directory on a mounted filesystem",
@@ -137,6 +149,55 @@ pub fn resolve_dir(sys: &Sysroot, dir: &Path) -> anyhow::Result<Target> {
 }
 
 type Found<'a> = Option<(MountLookup, &'a MountInfo)>;
+
+/// A stand-in mount entry from `stat(path).st_dev` and `statfs(path)`, for
+/// a directory whose mount is not in this process's mountinfo (inside a
+/// chroot, mounts above its root are not listed). Only a real block device
+/// (major != 0) is worth it.
+fn from_device_number(path: &Path) -> Option<MountInfo> {
+    let st = nix::sys::stat::stat(path).ok()?;
+    let (major, minor) = (libc::major(st.st_dev), libc::minor(st.st_dev));
+    if major == 0 {
+        return None;
+    }
+    let fs_type = nix::sys::statfs::statfs(path)
+        .ok()
+        // The magic's integer type differs between architectures.
+        .map(|s| {
+            #[allow(clippy::unnecessary_cast)]
+            let magic = s.filesystem_type().0 as i64;
+            fs_type_name(magic)
+        })
+        .unwrap_or("unknown");
+    Some(MountInfo {
+        mount_id: 0,
+        parent_id: 0,
+        major,
+        minor,
+        root: "/".into(),
+        mount_point: path.display().to_string(),
+        mount_options: String::new(),
+        optional_fields: Vec::new(),
+        fs_type: fs_type.into(),
+        mount_source: String::new(),
+        super_options: String::new(),
+    })
+}
+
+/// The name of a statfs magic number, for the filesystems that sit on
+/// block devices.
+fn fs_type_name(magic: i64) -> &'static str {
+    match magic {
+        0xEF53 => "ext4",
+        0x5846_5342 => "xfs",
+        0x9123_683E => "btrfs",
+        0xF2F5_2010 => "f2fs",
+        0x4d44 => "vfat",
+        0x5346_544E => "ntfs",
+        0x2FC1_2FC1 => "zfs",
+        _ => "unknown",
+    }
+}
 
 /// The resolved path of `dir` and the mount holding it.
 fn find_mount<'a>(

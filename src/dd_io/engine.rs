@@ -91,7 +91,7 @@ fn io_block(
     Ok(())
 }
 
-/// The environment variable of the test-only fault seam:
+/// The environment variable of the test-only fault seam (debug builds):
 /// `QUICKBENCH_TEST_FAULT=EIO:1000` makes every job's I/O fail with EIO
 /// once that job has completed 1000 I/Os (also ENOSPC, EROFS, EDQUOT,
 /// EACCES). Tests use it to check how a device error mid-line is handled,
@@ -112,7 +112,12 @@ pub fn parse_test_fault(text: &str) -> Option<(i32, u64)> {
     Some((errno, after.parse().ok()?))
 }
 
+/// Only debug builds (the test suite's) read [`TEST_FAULT_ENV`]: a
+/// release binary never fakes an error.
 fn test_fault() -> Option<(i32, u64)> {
+    if !cfg!(debug_assertions) {
+        return None;
+    }
     static FAULT: std::sync::OnceLock<Option<(i32, u64)>> = std::sync::OnceLock::new();
     *FAULT.get_or_init(|| parse_test_fault(&std::env::var(TEST_FAULT_ENV).ok()?))
 }

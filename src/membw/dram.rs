@@ -135,7 +135,7 @@ pub fn llc_bytes(sys: &Sysroot) -> Option<u64> {
             .read_trimmed(format!("{dir}/{name}/size"))
             .and_then(|s| parse_cache_size(&s));
         if let (Some(l), Some(s)) = (level, size) {
-            if best.map_or(true, |(bl, bs)| (l, s) > (bl, bs)) {
+            if best.is_none_or(|(bl, bs)| (l, s) > (bl, bs)) {
                 best = Some((l, s));
             }
         }

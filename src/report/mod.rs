@@ -76,11 +76,21 @@ impl Header {
 
 /// `printf "%2d // jobs : %10d loop/job/s"` (the figure truncated).
 pub fn cpu_loop_line(step: &LoopStep) -> String {
-    format!(
+    let line = format!(
         "{:2} // jobs : {:10} loop/job/s",
         step.jobs,
         step.loops_per_s_mean.max(0.0) as u64
-    )
+    );
+    mark_cut(line, step.cut_short)
+}
+
+/// A line measured for less than the loop delay (Ctrl-C) says so, as the
+/// storage lines do.
+fn mark_cut(mut line: String, cut_short: bool) -> String {
+    if cut_short {
+        line.push_str(" (interrupted)");
+    }
+    line
 }
 
 /// `Total    : <MemTotal kB >> 10> MB`.
@@ -90,7 +100,10 @@ pub fn memory_total_line(mem_total_kib: u64) -> String {
 
 /// `Bandwidth: <GNU dd's rate text>`.
 pub fn memory_bandwidth_line(bw: &DdBandwidth) -> String {
-    format!("Bandwidth: {}", dd_rate(bw.bytes, bw.elapsed_ns))
+    mark_cut(
+        format!("Bandwidth: {}", dd_rate(bw.bytes, bw.elapsed_ns)),
+        bw.cut_short,
+    )
 }
 
 /// Writes the report line by line, flushing each one, with one blank line
@@ -156,13 +169,19 @@ impl<W: Write> Report<W> {
     /// A message on stderr (`quickbench: ...`), the progress line erased
     /// first.
     pub fn warn(&self, msg: &str) {
-        self.progress.cleared(|| eprintln!("quickbench: {msg}"));
+        self.progress.cleared(|| stderr_line(msg));
     }
 
     /// The underlying writer.
     pub fn into_inner(self) -> W {
         self.out
     }
+}
+
+/// Writes `quickbench: <msg>` on stderr, ignoring a failure (a full disk or
+/// a closed pipe on stderr must not stop the report).
+pub fn stderr_line(msg: &str) {
+    let _ = writeln!(io::stderr().lock(), "quickbench: {msg}");
 }
 
 /// `[ Storage bandwidth - 4k blocks (vda) ]`, saying when memory or the

@@ -72,7 +72,7 @@ pub fn decode_model_name(
         return keep();
     }
     if flags & FOLLOW_BIOS != 0 {
-        if let Some(b) = bios_name.filter(|b| p.bios_match.map_or(true, |m| b.contains(m))) {
+        if let Some(b) = bios_name.filter(|b| p.bios_match.is_none_or(|m| b.contains(m))) {
             return Some(b.to_string());
         }
     }

@@ -78,7 +78,7 @@ pub fn parse_cpu_list(s: &str, nbits: usize) -> Option<CpuSet> {
         let (mut hi, mut stride) = (a, 1u32);
         let comma = find(b, e, b',');
         let dash = find(b, e, b'-');
-        if let Some(d) = dash.filter(|&d| comma.map_or(true, |c| d < c)) {
+        if let Some(d) = dash.filter(|&d| comma.is_none_or(|c| d < c)) {
             let (v, end2) = next_number(b, d + 1)?;
             if end2 < b.len() && b[end2] != b',' && b[end2] != b':' {
                 return None;
@@ -86,7 +86,7 @@ pub fn parse_cpu_list(s: &str, nbits: usize) -> Option<CpuSet> {
             hi = v;
             e = end2;
             let colon = find(b, e, b':');
-            if let Some(c) = colon.filter(|&c| comma.map_or(true, |cm| c < cm)) {
+            if let Some(c) = colon.filter(|&c| comma.is_none_or(|cm| c < cm)) {
                 let (v, end3) = next_number(b, c + 1)?;
                 if end3 < b.len() && b[end3] != b',' {
                     return None;
