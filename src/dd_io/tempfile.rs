@@ -90,9 +90,27 @@ pub fn create_named(dir: &Path, nonce: u64) -> io::Result<TempFile> {
         }
         // SAFETY: a fresh descriptor we own.
         let fd = unsafe { OwnedFd::from_raw_fd(r) };
-        // SAFETY: valid C string.
-        if unsafe { libc::unlink(cp.as_ptr()) } != 0 {
-            return Err(io::Error::last_os_error());
+        // Unlink at once (a few tries: network filesystems may answer
+        // EBUSY for a moment); the file is still empty, and should the name
+        // stay, the error says where it is so that nothing is left unknown.
+        let mut last = None;
+        for _ in 0..3 {
+            // SAFETY: valid C string.
+            if unsafe { libc::unlink(cp.as_ptr()) } == 0 {
+                last = None;
+                break;
+            }
+            last = Some(io::Error::last_os_error());
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        if let Some(e) = last {
+            return Err(io::Error::new(
+                e.kind(),
+                format!(
+                    "cannot remove the empty temporary file {} ({e}): remove it by hand",
+                    path.display()
+                ),
+            ));
         }
         return Ok(TempFile {
             fd,
