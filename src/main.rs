@@ -63,6 +63,9 @@ fn errno_hint(errno: Option<i32>) -> &'static str {
     }
 }
 
+/// Below this region per job, the storage figures may come from caches.
+const SMALL_REGION_BYTES: u64 = 16 << 20;
+
 /// The storage bandwidth block sizes, in report order.
 const BLOCK_SIZES: [(u64, &str); 2] = [(4 << 10, "4k"), (1 << 20, "1M")];
 
@@ -492,6 +495,17 @@ fn storage_bandwidth<W: Write>(
         rep.warn("storage bandwidth: ext4 with data=journal does buffered I/O despite O_DIRECT: the figures include the page cache and the journal");
     }
     let direct_io = ws.direct_io() && !journaled;
+    let max_jobs = cfg.io_jobs.iter().copied().max().unwrap_or(1).max(1);
+    let region_bytes = ws.file_size_bytes() / u64::from(max_jobs);
+    if region_bytes < SMALL_REGION_BYTES {
+        rep.warn(&format!(
+            "storage bandwidth: the temporary file is only {} MiB, {} MiB per job with {max_jobs} jobs: \
+             jobs rewrite and reread the same few blocks, which caches may serve; \
+             a larger --max-size (or more free space) gives sounder figures",
+            ws.file_size_bytes() >> 20,
+            region_bytes >> 20
+        ));
+    }
     let mut errors = 0;
     for (bs, label) in BLOCK_SIZES
         .into_iter()
