@@ -348,13 +348,7 @@ fn run<W: Write>(cfg: &Config, rep: &mut Report<W>) -> Result<u8, Stop> {
     // Plan
     if cfg.dry_run {
         let cpu_steps = cpu_loop::job_counts(sysinfo::usable_cpus(&sys)).len();
-        let plan = plan::build(
-            cfg,
-            target.as_ref(),
-            &uname.release,
-            cpu_steps,
-            sys.is_live(),
-        );
+        let plan = plan::build(cfg, target.as_ref(), &uname.release, cpu_steps, &sys);
         rep.section("Plan")?;
         rep.lines(&plan.lines(cfg))?;
         doc.plan = Some(plan);

@@ -59,6 +59,8 @@ pub struct Plan {
     pub estimated_run_s: f64,
     /// Number of timed steps that make up the estimate.
     pub timed_steps: u32,
+    /// Memory the `-x` DRAM test would use (three arrays), bytes.
+    pub dram_bytes: Option<u64>,
 }
 
 /// Bytes available to an unprivileged user on the filesystem of `dir`.
@@ -131,10 +133,13 @@ pub fn build(
     target: Option<&Target>,
     kernel_release: &str,
     cpu_steps: usize,
-    live: bool,
+    sys: &crate::Sysroot,
 ) -> Plan {
+    let live = sys.is_live();
     let free = if live { free_bytes(&cfg.dir) } else { None };
     let (timed_steps, estimated_run_s) = estimate(cfg, cpu_steps);
+    let dram_bytes = (cfg.extended && cfg.runs(Section::Memory))
+        .then(|| 3 * crate::membw::dram::plan_arrays(sys).array_bytes);
     let skip_reason = match (target, free) {
         (Some(t), _) if PSEUDO_FS.contains(&t.fs_type.as_str()) => Some(format!(
             "{} is a kernel pseudo-filesystem, not storage",
@@ -175,6 +180,7 @@ pub fn build(
         direct_io,
         estimated_run_s,
         timed_steps,
+        dram_bytes,
     }
 }
 
@@ -207,12 +213,19 @@ pub fn human_duration(s: f64) -> String {
 
 impl Plan {
     fn run_time_line(&self, cfg: &Config) -> String {
-        format!(
+        let mut line = format!(
             "Run time  : about {} ({} timed steps of {} s)",
             human_duration(self.estimated_run_s),
             self.timed_steps,
             cfg.loop_delay.as_secs_f64()
-        )
+        );
+        if let Some(b) = self.dram_bytes {
+            line.push_str(&format!(
+                ", plus allocating {} for the DRAM test",
+                human_bytes(b)
+            ));
+        }
+        line
     }
 
     /// The lines of the `[ Plan ]` section.
