@@ -28,8 +28,9 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Some(list) = quickbench::sysinfo::parse_cpu_list(&s) {
         assert!(list.iter().all(|&c| c < 65_536));
-        // when both readers accept the text, they agree
-        if let Some(set) = cpu::parse_cpu_list(&s, 65_536) {
+        // when both readers accept the text, they agree (skipped for the
+        // huge lists of overlapping ranges, which only cost time here)
+        if let Some(set) = cpu::parse_cpu_list(&s, 65_536).filter(|_| list.len() <= 1 << 20) {
             let mut a: Vec<usize> = list.iter().map(|&c| c as usize).collect();
             a.sort_unstable();
             a.dedup();
