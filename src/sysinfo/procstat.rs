@@ -71,16 +71,20 @@ impl CpuTimes {
     }
 
     /// All jiffies elapsed (guest time is inside user and nice, so it is
-    /// not added twice).
+    /// not added twice). Saturates instead of overflowing on absurd
+    /// counters, so it is never below any one of its fields.
     pub fn total(&self) -> u64 {
-        self.user
-            + self.nice
-            + self.system
-            + self.idle
-            + self.iowait
-            + self.irq
-            + self.softirq
-            + self.steal
+        [
+            self.nice,
+            self.system,
+            self.idle,
+            self.iowait,
+            self.irq,
+            self.softirq,
+            self.steal,
+        ]
+        .iter()
+        .fold(self.user, |t, &v| t.saturating_add(v))
     }
 
     /// The jiffies spent between `earlier` and `self`, field by field
@@ -426,6 +430,23 @@ intr 114930548 113199788 3 0 5 263 0 4 [... 186 more ...]\n";
         assert_eq!(s.per_cpu.len(), 1);
         assert_eq!(s.per_cpu[0].0, 1);
         assert_eq!(parse_proc_stat(""), ProcStat::default());
+    }
+
+    #[test]
+    fn total_saturates_on_huge_counters() {
+        // found by fuzzing (fuzz/fuzz_targets/proc_stat.rs): the sum of
+        // the fields overflowed u64 (a panic in debug builds, a wrapped
+        // total and a steal share above 100 % in release builds)
+        let zero = parse_proc_stat("cpu0 0 0 0 0 0 0 0 0 0 0\n").per_cpu[0].1;
+        let huge =
+            parse_proc_stat("cpu  18446744073709551615 0 0 0 0 0 0 18446744073709551615 0 0\n")
+                .total
+                .unwrap();
+        assert_eq!(huge.total(), u64::MAX);
+        assert_eq!(huge.delta(&zero).total(), u64::MAX);
+        let p = steal_percent(&zero, &huge);
+        assert!((0.0..=100.0).contains(&p), "{p}");
+        assert_eq!(steal_percent(&huge, &zero), 0.0);
     }
 
     #[test]
