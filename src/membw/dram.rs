@@ -90,7 +90,7 @@ impl ArrayPlan {
             return None;
         }
         let why = match self.llc_bytes {
-            Some(l) if l * LLC_FACTOR >= MIN_ARRAY_BYTES => {
+            Some(l) if l.saturating_mul(LLC_FACTOR) >= MIN_ARRAY_BYTES => {
                 format!("4 x the {} last-level cache", mib(l))
             }
             _ => "the 256 MiB minimum".to_string(),
@@ -569,6 +569,15 @@ mod tests {
         assert_eq!(parse_cache_size("1024"), Some(1024));
         assert_eq!(parse_cache_size("K"), None);
         assert_eq!(parse_cache_size(""), None);
+    }
+
+    #[test]
+    fn note_with_a_huge_cache_does_not_overflow() {
+        // found by fuzzing (fuzz target meminfo): 4 x LLC overflowed u64 in
+        // `note` (plan_arrays_for already saturated)
+        let plan = plan_arrays_for(Some(u64::MAX / 2), Some(8192));
+        assert!(plan.capped);
+        assert!(plan.note().unwrap().contains("last-level cache"));
     }
 
     #[test]

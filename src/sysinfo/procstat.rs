@@ -144,7 +144,8 @@ pub fn steal_percent(before: &CpuTimes, after: &CpuTimes) -> f64 {
     if total == 0 {
         0.0
     } else {
-        100.0 * d.steal as f64 / total as f64
+        // the ratio first: steal <= total keeps it <= 1, so the share <= 100
+        100.0 * (d.steal as f64 / total as f64)
     }
 }
 
@@ -447,6 +448,20 @@ intr 114930548 113199788 3 0 5 263 0 4 [... 186 more ...]\n";
         let p = steal_percent(&zero, &huge);
         assert!((0.0..=100.0).contains(&p), "{p}");
         assert_eq!(steal_percent(&huge, &zero), 0.0);
+    }
+
+    #[test]
+    fn steal_percent_of_all_steal_is_at_most_100() {
+        // found by fuzzing: 100 * steal / total rounded above 100 with
+        // huge counters (100.00000000000001)
+        let zero = CpuTimes::default();
+        let t = CpuTimes {
+            user: 16_902_195_153_864_458_911 - 16_902_195_153_864_458_092,
+            steal: 16_902_195_153_864_458_092,
+            ..CpuTimes::default()
+        };
+        let p = steal_percent(&zero, &t);
+        assert!(p <= 100.0, "{p}");
     }
 
     #[test]
