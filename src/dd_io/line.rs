@@ -67,6 +67,36 @@ pub struct LineResult {
     pub error_errno: Option<i32>,
 }
 
+impl LineResult {
+    /// A line with nothing measured yet: zero figures, O_DIRECT, no error.
+    pub fn empty(block_size_bytes: u64, direction: Direction, jobs: u32) -> LineResult {
+        LineResult {
+            block_size_bytes,
+            direction,
+            jobs,
+            bytes: 0,
+            ios: 0,
+            elapsed_ns: 0,
+            fdatasync_ns: None,
+            mb_per_s: 0.0,
+            iops: 0.0,
+            lat_mean_us: 0.0,
+            lat_p50_us: 0.0,
+            lat_p90_us: 0.0,
+            lat_p99_us: 0.0,
+            lat_p999_us: 0.0,
+            lat_max_us: 0.0,
+            device_stat_delta: None,
+            direct_io: true,
+            memory_backed: false,
+            file_size_bytes: 0,
+            cut_short: false,
+            error: None,
+            error_errno: None,
+        }
+    }
+}
+
 /// The report line, as the original's
 /// `printf "%-6s (%2d thread[s]): %6d MB/s  %6d IO/s  %6d µs avg. lat."`.
 /// The three figures are truncated toward zero, as the original's shell
@@ -97,28 +127,11 @@ mod tests {
 
     fn line(direction: Direction, jobs: u32, mb: f64, iops: f64, lat: f64) -> LineResult {
         LineResult {
-            block_size_bytes: 4096,
-            direction,
-            jobs,
-            bytes: 0,
-            ios: 0,
             elapsed_ns: 1,
-            fdatasync_ns: None,
             mb_per_s: mb,
             iops,
             lat_mean_us: lat,
-            lat_p50_us: 0.0,
-            lat_p90_us: 0.0,
-            lat_p99_us: 0.0,
-            lat_p999_us: 0.0,
-            lat_max_us: 0.0,
-            device_stat_delta: None,
-            direct_io: true,
-            memory_backed: false,
-            file_size_bytes: 0,
-            cut_short: false,
-            error: None,
-            error_errno: None,
+            ..LineResult::empty(4096, direction, jobs)
         }
     }
 

@@ -255,28 +255,10 @@ impl Workspace {
 
     fn empty_result(&self, block_size_bytes: u64, direction: Direction, jobs: u32) -> LineResult {
         LineResult {
-            block_size_bytes,
-            direction,
-            jobs,
-            bytes: 0,
-            ios: 0,
-            elapsed_ns: 0,
-            fdatasync_ns: None,
-            mb_per_s: 0.0,
-            iops: 0.0,
-            lat_mean_us: 0.0,
-            lat_p50_us: 0.0,
-            lat_p90_us: 0.0,
-            lat_p99_us: 0.0,
-            lat_p999_us: 0.0,
-            lat_max_us: 0.0,
-            device_stat_delta: None,
             direct_io: self.direct_io,
             memory_backed: self.memory_fs.is_some(),
             file_size_bytes: self.file_size_bytes,
-            cut_short: false,
-            error: None,
-            error_errno: None,
+            ..LineResult::empty(block_size_bytes, direction, jobs)
         }
     }
 

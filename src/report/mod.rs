@@ -221,13 +221,9 @@ pub fn fake_line(
     let lat_us = f64::from(jobs) * 1e6 / iops;
     let ios = iops as u64;
     crate::dd_io::LineResult {
-        block_size_bytes,
-        direction,
-        jobs,
         bytes: ios * block_size_bytes,
         ios,
         elapsed_ns: 1_000_000_000,
-        fdatasync_ns: None,
         mb_per_s: (ios * block_size_bytes) as f64 / 1e6,
         iops,
         lat_mean_us: lat_us,
@@ -236,13 +232,8 @@ pub fn fake_line(
         lat_p99_us: lat_us,
         lat_p999_us: lat_us,
         lat_max_us: lat_us,
-        device_stat_delta: None,
-        direct_io: true,
-        memory_backed: false,
         file_size_bytes: 1 << 30,
-        cut_short: false,
-        error: None,
-        error_errno: None,
+        ..crate::dd_io::LineResult::empty(block_size_bytes, direction, jobs)
     }
 }
 
