@@ -5,15 +5,21 @@
 
 use serde::Serialize;
 
+use super::render::safe_encode;
+
+/// lscpu formats the BIOS model name into a 100-byte buffer: 99 bytes and
+/// the NUL.
+pub const MODEL_NAME_MAX_BYTES: usize = 99;
+
 /// What the first SMBIOS type-4 structure says about the processor.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct SmbiosProcessor {
-    /// Processor Manufacturer string (offset 0x07).
-    pub manufacturer: Option<String>,
-    /// Processor Version string (offset 0x10).
-    pub version: Option<String>,
-    /// Part Number string (offset 0x22, SMBIOS 2.5+).
-    pub part_number: Option<String>,
+    /// Processor Manufacturer string (offset 0x07), raw bytes.
+    pub manufacturer: Option<Vec<u8>>,
+    /// Processor Version string (offset 0x10), raw bytes.
+    pub version: Option<Vec<u8>>,
+    /// Part Number string (offset 0x22, SMBIOS 2.5+), raw bytes.
+    pub part_number: Option<Vec<u8>>,
     /// Max Speed in MHz (offset 0x14).
     pub max_speed_mhz: u16,
     /// Current Speed in MHz (offset 0x16).
@@ -25,26 +31,33 @@ pub struct SmbiosProcessor {
 impl SmbiosProcessor {
     /// lscpu's "BIOS Model name": the version string when it already holds
     /// ` CPU @ `, else `"<version> <part> CPU @ <GHz>"` with the larger of
-    /// the current and max speeds, cut to 99 bytes (lscpu's buffer).
+    /// the current and max speeds, cut to 99 bytes (lscpu's buffer). As
+    /// lscpu, the raw bytes are cut first, then encoded for printing
+    /// ([`safe_encode`]: a byte from 0x80 becomes `\xHH`), so the cut falls
+    /// where lscpu's does even in non-ASCII text.
     pub fn model_name(&self) -> String {
-        if let Some(v) = self.version.as_deref().filter(|v| v.contains(" CPU @ ")) {
-            return v.to_string();
+        safe_encode(&self.model_name_bytes())
+    }
+
+    /// [`Self::model_name`] before encoding: raw bytes, at most 99 unless
+    /// the version is kept whole.
+    pub fn model_name_bytes(&self) -> Vec<u8> {
+        if let Some(v) = self
+            .version
+            .as_deref()
+            .filter(|v| v.windows(7).any(|w| w == b" CPU @ "))
+        {
+            return v.to_vec();
         }
         let speed = self.current_speed_mhz.max(self.max_speed_mhz);
-        let mut s = format!(
-            "{} {} CPU @ {}.{}GHz",
-            self.version.as_deref().unwrap_or(""),
-            self.part_number.as_deref().unwrap_or(""),
-            speed / 1000,
-            (speed % 1000) / 100
+        let mut s = Vec::with_capacity(128);
+        s.extend_from_slice(self.version.as_deref().unwrap_or_default());
+        s.push(b' ');
+        s.extend_from_slice(self.part_number.as_deref().unwrap_or_default());
+        s.extend_from_slice(
+            format!(" CPU @ {}.{}GHz", speed / 1000, (speed % 1000) / 100).as_bytes(),
         );
-        if s.len() > 99 {
-            let mut cut = 99;
-            while !s.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            s.truncate(cut);
-        }
+        s.truncate(MODEL_NAME_MAX_BYTES);
         s
     }
 }
@@ -122,9 +135,9 @@ fn decode_type4(st: &[u8], hlen: usize) -> SmbiosProcessor {
     }
 }
 
-/// String number `n` (1-based) of a structure; `None` for 0, an index past
-/// the string set, or an empty string.
-fn dmi_string(st: &[u8], hlen: usize, n: u8) -> Option<String> {
+/// String number `n` (1-based) of a structure, raw bytes; `None` for 0, an
+/// index past the string set, or an empty string.
+fn dmi_string(st: &[u8], hlen: usize, n: u8) -> Option<Vec<u8>> {
     if n == 0 {
         return None;
     }
@@ -140,7 +153,7 @@ fn dmi_string(st: &[u8], hlen: usize, n: u8) -> Option<String> {
     if s.is_empty() {
         None
     } else {
-        Some(super::render::safe_encode(s))
+        Some(s.to_vec())
     }
 }
 
@@ -194,7 +207,7 @@ mod tests {
         // QEMU: manufacturer "QEMU", version "pc-i440fx-8.2", no part number
         let t = table(&[type4(0x30, 2, 0, 2000, 2000, &["QEMU", "pc-i440fx-8.2"])]);
         let p = parse_smbios(&t).unwrap();
-        assert_eq!(p.manufacturer.as_deref(), Some("QEMU"));
+        assert_eq!(p.manufacturer.as_deref(), Some(&b"QEMU"[..]));
         assert_eq!(p.model_name(), "pc-i440fx-8.2  CPU @ 2.0GHz");
         assert_eq!(p.type4_count, 1);
     }
@@ -221,11 +234,27 @@ mod tests {
     }
 
     #[test]
+    fn raw_bytes_are_cut_at_99_then_encoded_as_lscpu_does() {
+        // 97 ASCII bytes then "é" (0xc3 0xa9): the raw text is cut right
+        // after the é, which then prints as two escapes; encoding first
+        // would have cut inside "\xc3" (found by the smbios fuzzer's review)
+        let version = format!("{}é", "a".repeat(97));
+        let t = table(&[type4(0x30, 2, 3, 2000, 2000, &["V", &version, "P"])]);
+        let p = parse_smbios(&t).unwrap();
+        assert_eq!(p.model_name_bytes().len(), 99);
+        assert_eq!(p.model_name(), format!("{}\\xc3\\xa9", "a".repeat(97)));
+        // a control byte in the part number, before the cut
+        let t = table(&[type4(0x30, 2, 3, 2000, 2000, &["V", "X", "P\x07Q"])]);
+        let p = parse_smbios(&t).unwrap();
+        assert_eq!(p.model_name(), "X P\\x07Q CPU @ 2.0GHz");
+    }
+
+    #[test]
     fn first_type4_wins_and_all_are_counted() {
         let a = type4(0x30, 2, 0, 2000, 2000, &["A", "first"]);
         let b = type4(0x30, 2, 0, 3000, 3000, &["B", "second"]);
         let p = parse_smbios(&table(&[a, b])).unwrap();
-        assert_eq!(p.version.as_deref(), Some("first"));
+        assert_eq!(p.version.as_deref(), Some(&b"first"[..]));
         assert_eq!(p.type4_count, 2);
     }
 
