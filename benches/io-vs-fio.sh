@@ -12,7 +12,13 @@
 # time (user + system) each spends per I/O: on a busy machine wall-clock
 # figures swing with other load, CPU per I/O much less.
 # fio reads only what its write job wrote (as quickbench does), so neither
-# side reads unwritten extents. Environment: QB_SIZE (file size, default 1G).
+# side reads unwritten extents. A third anchor, benches/psync_ref.c (the
+# smallest psync loop in C: pwrite/pread, the clock around each call,
+# nothing else), runs in the same rotation when gcc is there: quickbench
+# and fio set against it show their own overhead apart from the
+# machine's scheduling (on a VM, two runs of the same loop can differ by
+# 2x depending on which vCPU serves the I/O completions).
+# Environment: QB_SIZE (file size, default 1G).
 # Installs fio with apt-get when it is missing.
 set -euo pipefail
 
@@ -38,10 +44,17 @@ ENGINE=${QB_ENGINE:-binary}
 
 WORK=$(mktemp -d)
 FIOFILE="$DIR/.qb-fio-bench.$$"
-cleanup() { rm -rf "$WORK"; rm -f "$FIOFILE"; }
+REFFILE="$DIR/.qb-ref-bench.$$"
+cleanup() { rm -rf "$WORK"; rm -f "$FIOFILE" "$REFFILE"; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 SAMPLES="$WORK/samples.tsv"
+REF=""
+if command -v gcc >/dev/null; then
+    gcc -O2 "$ROOT/benches/psync_ref.c" -o "$WORK/psync_ref" && REF="$WORK/psync_ref"
+else
+    echo "gcc missing: no psync_ref column" >&2
+fi
 
 # The one command that yields quickbench LineResult JSON documents (one per
 # line): the 1-job write line then the read line, for block size $1.
@@ -96,20 +109,34 @@ print(sys.argv[2], sys.argv[3], "fio", j["iops"], j["bw_bytes"] / 1e6, j["lat_ns
     done
 }
 
+# Appends the reference loop's write and read samples: $1 bs, $2 size.
+run_ref() {
+    [ -n "$REF" ] || return 0
+    local bytes
+    bytes=$(python3 -c 'import sys; print({"4k": 4096, "1M": 1 << 20}[sys.argv[1]])' "$1")
+    rm -f "$REFFILE"
+    "$REF" "$REFFILE" "$bytes" "$2" "$SECS" | python3 -c '
+import json, sys
+for line in sys.stdin:
+    r = json.loads(line)
+    print(sys.argv[1], r["rw"], "ref", r["iops"], r["mb_per_s"], r["lat_mean_us"], 0, 0, sep="\t")
+' "$1" | tee -a "$SAMPLES" >&2
+}
+
 # The file size: what quickbench's bound gives for QB_SIZE on DIR.
 SIZE_BYTES=$("$HARNESS" --dir "$DIR" --bs 1M --rw write --jobs 1 --secs 0.1 --max-size "$SIZE" |
     grep '^{' | python3 -c 'import json, sys; print(json.load(sys.stdin)["file_size_bytes"])')
 
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
-# Alternate, and swap who goes first every round to cancel drift.
+# Alternate, and rotate who goes first every round to cancel drift.
 for round in $(seq 1 "$ROUNDS"); do
     for bs in 4k 1M; do
         echo "round $round/$ROUNDS, $bs:" >&2
-        if (( round % 2 )); then
-            run_qb "$bs"; run_fio "$bs" "$SIZE_BYTES"
-        else
-            run_fio "$bs" "$SIZE_BYTES"; run_qb "$bs"
-        fi
+        case $(( round % 3 )) in
+            1) run_qb "$bs"; run_fio "$bs" "$SIZE_BYTES"; run_ref "$bs" "$SIZE_BYTES" ;;
+            2) run_fio "$bs" "$SIZE_BYTES"; run_ref "$bs" "$SIZE_BYTES"; run_qb "$bs" ;;
+            0) run_ref "$bs" "$SIZE_BYTES"; run_qb "$bs"; run_fio "$bs" "$SIZE_BYTES" ;;
+        esac
     done
 done
 
@@ -140,4 +167,19 @@ for bs in ("4k", "1M"):
               f"{statistics.median(ratios(1)):10.3f} {statistics.median(ratios(2)):9.3f}"
               f"  {min(r0):6.2f}..{max(r0):<5.2f} {med(q,3):12.2f} {med(f,3):6.2f} "
               f"{statistics.median(ratios(3)) if all(x[3] for x in f[:n]) else float('nan'):6.3f}")
+if any(k[2] == "ref" for k in rows):
+    print()
+    print("against the smallest psync loop (benches/psync_ref.c), IOPS ratios, medians of rounds")
+    print(f"{'line':<9} {'ref IO/s':>9} {'qb/ref':>7} {'fio/ref':>7}  {'qb/ref min..max':>15} {'fio/ref min..max':>16}")
+    for bs in ("4k", "1M"):
+        for rw in ("write", "read"):
+            q, f, r = rows[(bs, rw, "qb")], rows[(bs, rw, "fio")], rows[(bs, rw, "ref")]
+            n = min(len(q), len(f), len(r))
+            if not n:
+                continue
+            qr = [q[k][0] / r[k][0] for k in range(n) if r[k][0]]
+            fr = [f[k][0] / r[k][0] for k in range(n) if r[k][0]]
+            print(f"{bs + ' ' + rw:<9} {statistics.median(x[0] for x in r):9.0f} "
+                  f"{statistics.median(qr):7.3f} {statistics.median(fr):7.3f}  "
+                  f"{min(qr):7.2f}..{max(qr):<6.2f} {min(fr):8.2f}..{max(fr):<6.2f}")
 PY
