@@ -19,18 +19,6 @@ use std::process::{Command, Output, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-fn used_blocks(p: &Path) -> u64 {
-    let s = nix::sys::statvfs::statvfs(p).unwrap();
-    (s.blocks() - s.blocks_free()) as u64
-}
-
-fn entries(p: &Path) -> Vec<String> {
-    std::fs::read_dir(p)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect()
-}
-
 /// Runs the 4k lines (1 job, `delay` s each) on `dir` and calls `fault`
 /// `after` into the first (write) line.
 fn run_with_fault(dir: &Path, delay: &str, after: Duration, fault: impl FnOnce()) -> Output {
@@ -63,6 +51,31 @@ fn run_with_fault(dir: &Path, delay: &str, after: Duration, fault: impl FnOnce()
         start.elapsed()
     );
     out
+}
+
+/// A faulted run's output, after the checks every fault shares (exit 1,
+/// no panic, both storage lines printed).
+struct Faulted {
+    stderr: String,
+    /// Both outputs, for assertion messages.
+    ctx: String,
+    /// The two storage lines (write, read).
+    lines: Vec<String>,
+}
+
+fn faulted(out: &Output) -> Faulted {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let ctx = format!("stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert_eq!(out.status.code(), Some(1), "{ctx}");
+    assert!(!stderr.contains("panicked"), "{ctx}");
+    let lines: Vec<String> = stdout
+        .lines()
+        .filter(|l| l.contains("thread[s]):"))
+        .map(String::from)
+        .collect();
+    assert_eq!(lines.len(), 2, "{ctx}");
+    Faulted { stderr, ctx, lines }
 }
 
 /// A fresh filesystem on a loop device, mounted with `opts`, and a
@@ -110,9 +123,7 @@ fn ext4_turning_read_only_mid_line_stops_the_line_and_the_run_goes_on() {
     let out = run_with_fault(&dir, "3", Duration::from_millis(1200), || {
         std::fs::write(&trigger, "quickbench test: remount read-only\n").unwrap();
     });
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let ctx = format!("stdout:\n{stdout}\nstderr:\n{stderr}");
+    let Faulted { stderr, ctx, lines } = faulted(&out);
     assert!(
         // "emergency_ro" on Linux 6.15+, "ro" before
         super_options(&mp)
@@ -121,13 +132,6 @@ fn ext4_turning_read_only_mid_line_stops_the_line_and_the_run_goes_on() {
         "the error did not turn the filesystem read-only ({}): {ctx}",
         super_options(&mp)
     );
-    assert_eq!(out.status.code(), Some(1), "{ctx}");
-    assert!(!stderr.contains("panicked"), "{ctx}");
-    let lines: Vec<&str> = stdout
-        .lines()
-        .filter(|l| l.contains("thread[s]):"))
-        .collect();
-    assert_eq!(lines.len(), 2, "{ctx}");
     assert!(
         lines[0].starts_with("Writes") && lines[0].ends_with("(stopped: EROFS)"),
         "{ctx}"
@@ -183,16 +187,7 @@ fn xfs_shut_down_mid_line_gives_a_marked_eio_line_and_exit_1() {
     let out = run_with_fault(&dir, "3", Duration::from_millis(1200), || {
         run("xfs_io", &["-x", "-c", "shutdown", &mpath]);
     });
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let ctx = format!("stdout:\n{stdout}\nstderr:\n{stderr}");
-    assert_eq!(out.status.code(), Some(1), "{ctx}");
-    assert!(!stderr.contains("panicked"), "{ctx}");
-    let lines: Vec<&str> = stdout
-        .lines()
-        .filter(|l| l.contains("thread[s]):"))
-        .collect();
-    assert_eq!(lines.len(), 2, "{ctx}");
+    let Faulted { stderr, ctx, lines } = faulted(&out);
     assert!(
         lines[0].starts_with("Writes") && lines[0].ends_with("(stopped: EIO)"),
         "{ctx}"

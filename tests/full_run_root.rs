@@ -10,21 +10,6 @@ use common_live::*;
 use std::path::Path;
 use std::process::Command;
 
-/// Used blocks of the filesystem holding `p`.
-fn used_blocks(p: &Path) -> u64 {
-    let s = nix::sys::statvfs::statvfs(p).unwrap();
-    (s.blocks() - s.blocks_free()) as u64
-}
-
-fn entries(p: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(p)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
-
 /// Runs storage + io with 1 job, a short delay and a 32 MiB file on `dir`;
 /// returns stdout after checking the exit status and that nothing is left.
 fn full_run(dir: &Path) -> String {

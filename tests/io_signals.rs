@@ -37,11 +37,6 @@ fn kill(c: &Child, sig: i32) {
     unsafe { libc::kill(c.id() as i32, sig) };
 }
 
-fn used(p: &Path) -> u64 {
-    let s = nix::sys::statvfs::statvfs(p).unwrap();
-    (s.blocks() - s.blocks_free()) as u64
-}
-
 fn empty(p: &Path) -> bool {
     std::fs::read_dir(p).unwrap().next().is_none()
 }
@@ -84,7 +79,7 @@ fn place() -> Place {
 fn check_left_as_found(p: &Place, before: u64) {
     assert!(empty(&p.dir), "a file was left in {}", p.dir.display());
     if p.exact_usage {
-        let after = used(&p.dir);
+        let after = used_blocks(&p.dir);
         assert!(after <= before + 16, "usage {before} -> {after} blocks");
     }
 }
@@ -92,7 +87,7 @@ fn check_left_as_found(p: &Place, before: u64) {
 #[test]
 fn one_ctrl_c_marks_the_line_and_the_run_goes_on() {
     let p = place();
-    let before = used(&p.dir);
+    let before = used_blocks(&p.dir);
     let c = spawn_io(&p.dir, "3");
     sleep(Duration::from_millis(1500));
     kill(&c, libc::SIGINT);
@@ -115,7 +110,7 @@ fn aborts_leave_the_filesystem_as_found() {
         (&[libc::SIGKILL][..], None),
     ] {
         let p = place();
-        let before = used(&p.dir);
+        let before = used_blocks(&p.dir);
         let c = spawn_io(&p.dir, "10");
         sleep(Duration::from_millis(1200));
         for &s in sigs {

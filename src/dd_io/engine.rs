@@ -241,19 +241,23 @@ pub fn run_jobs(
     cut: &AtomicBool,
 ) -> std::io::Result<Vec<JobOutcome>> {
     let gate = Gate::default();
-    if plans.len() == 1 {
-        gate.set(true);
-        let plan = plans.into_iter().next().expect("one plan");
-        return Ok(vec![run_job(
+    // everything it captures is Copy, so each thread gets its own copy
+    let job = |plan: JobPlan, gate: &Gate| {
+        run_job(
             fd,
             write,
             plan,
             block_size_bytes,
             nonce,
             duration,
-            &gate,
+            gate,
             cut,
-        )]);
+        )
+    };
+    if plans.len() == 1 {
+        gate.set(true);
+        let plan = plans.into_iter().next().expect("one plan");
+        return Ok(vec![job(plan, &gate)]);
     }
     std::thread::scope(|s| {
         let mut handles = Vec::with_capacity(plans.len());
@@ -262,18 +266,7 @@ pub fn run_jobs(
             let gate = &gate;
             let spawned = std::thread::Builder::new()
                 .name(format!("qb-io-{j}"))
-                .spawn_scoped(s, move || {
-                    run_job(
-                        fd,
-                        write,
-                        plan,
-                        block_size_bytes,
-                        nonce,
-                        duration,
-                        gate,
-                        cut,
-                    )
-                });
+                .spawn_scoped(s, move || job(plan, gate));
             match spawned {
                 Ok(h) => handles.push(h),
                 Err(e) => {

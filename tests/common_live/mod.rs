@@ -37,6 +37,22 @@ macro_rules! need {
     };
 }
 
+/// Used blocks of the filesystem holding `p`.
+pub fn used_blocks(p: &Path) -> u64 {
+    let s = nix::sys::statvfs::statvfs(p).unwrap();
+    (s.blocks() - s.blocks_free()) as u64
+}
+
+/// The names in directory `p`, sorted.
+pub fn entries(p: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(p)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
 pub fn run(cmd: &str, args: &[&str]) -> String {
     let out = Command::new(cmd).args(args).output().unwrap();
     assert!(
