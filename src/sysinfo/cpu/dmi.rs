@@ -3,8 +3,6 @@
 //! decoded as util-linux 2.41.3+ `lscpu-dmi.c` does. Pure: bytes in,
 //! [`SmbiosProcessor`] out; garbage gives `None`, never a panic.
 
-use serde::Serialize;
-
 use super::render::safe_encode;
 
 /// lscpu formats the BIOS model name into a 100-byte buffer: 99 bytes and
@@ -12,7 +10,7 @@ use super::render::safe_encode;
 pub const MODEL_NAME_MAX_BYTES: usize = 99;
 
 /// What the first SMBIOS type-4 structure says about the processor.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SmbiosProcessor {
     /// Processor Manufacturer string (offset 0x07), raw bytes.
     pub manufacturer: Option<Vec<u8>>,
