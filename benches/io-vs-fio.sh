@@ -17,7 +17,8 @@
 # nothing else), runs in the same rotation when gcc is there: quickbench
 # and fio set against it show their own overhead apart from the
 # machine's scheduling (on a VM, two runs of the same loop can differ by
-# 2x depending on which vCPU serves the I/O completions).
+# 2x depending on which vCPU serves the I/O completions; all three let
+# their job rest before it starts, see README.md, storage bandwidth).
 # Environment: QB_SIZE (file size, default 1G).
 # Installs fio with apt-get when it is missing.
 set -euo pipefail

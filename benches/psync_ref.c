@@ -10,6 +10,10 @@
  * the same file, sequential pread over the first WRITTEN bytes (what the
  * write pass wrote, so no hole is ever read), wrapping. The monotonic
  * clock around every call gives the mean latency. The file is removed.
+ * Each pass starts after a 200 ms sleep, as quickbench's lines and fio's
+ * jobs do: the scheduler's estimate of the thread's CPU use must decay
+ * after the setup, or on some VMs every completion is served on another
+ * vCPU for the whole pass (see README.md, storage bandwidth).
  *
  * Build: gcc -O2 psync_ref.c -o psync_ref
  * Run:   psync_ref FILE BS SIZE SECS
@@ -45,6 +49,7 @@ static long long pass(int fd, const char *path, int write, void *buf, long bs,
                       long long span, double secs)
 {
     long long off = 0, ios = 0, covered = 0;
+    usleep(200000);
     double lat = 0, t0 = now(), end = t0 + secs, t;
     for (;;) {
         double a = now();

@@ -116,11 +116,20 @@ pub fn estimate(cfg: &Config, cpu_steps: usize) -> (u32, f64) {
         // The SMT probe (one delay), the DRAM runs (1 thread, all CPUs).
         steps += u32::from(cfg.runs(Section::Cpu)) + 2 * u32::from(cfg.runs(Section::Memory));
     }
+    steps += io_lines(cfg);
+    // each I/O line starts after its jobs' rest (dd_io::SETTLE)
+    let rest_s = f64::from(io_lines(cfg)) * crate::dd_io::SETTLE.as_secs_f64();
+    (steps, f64::from(steps) * delay_s(cfg.loop_delay) + rest_s)
+}
+
+/// Number of storage bandwidth lines: 4k and 1M, writes then reads, each
+/// with every job count.
+fn io_lines(cfg: &Config) -> u32 {
     if cfg.runs(Section::Io) {
-        // 4k and 1M, writes then reads, each with every job count.
-        steps += cfg.io_blocks.len() as u32 * 2 * cfg.io_jobs.len() as u32;
+        cfg.io_blocks.len() as u32 * 2 * cfg.io_jobs.len() as u32
+    } else {
+        0
     }
-    (steps, f64::from(steps) * delay_s(cfg.loop_delay))
 }
 
 fn delay_s(d: Duration) -> f64 {
@@ -214,11 +223,18 @@ pub fn human_duration(s: f64) -> String {
 impl Plan {
     fn run_time_line(&self, cfg: &Config) -> String {
         let mut line = format!(
-            "Run time  : about {} ({} timed steps of {} s)",
+            "Run time  : about {} ({} timed steps of {} s",
             human_duration(self.estimated_run_s),
             self.timed_steps,
             cfg.loop_delay.as_secs_f64()
         );
+        match io_lines(cfg) {
+            0 => line.push(')'),
+            n => line.push_str(&format!(
+                ", each of the {n} I/O lines after a {} s rest)",
+                crate::dd_io::SETTLE.as_secs_f64()
+            )),
+        }
         if let Some(b) = self.dram_bytes {
             line.push_str(&format!(
                 ", plus allocating {} for the DRAM test",
@@ -291,9 +307,16 @@ mod tests {
     #[test]
     fn estimate_counts_every_timed_step() {
         let cfg = crate::cli::parse(["quickbench", "30"]).unwrap();
-        assert_eq!(estimate(&cfg, 2), (2 + 1 + 12, 450.0));
+        // 15 steps of 30 s, and 12 I/O lines each after a 0.2 s rest
+        let (steps, s) = estimate(&cfg, 2);
+        assert_eq!(steps, 2 + 1 + 12);
+        assert!((s - (450.0 + 12.0 * 0.2)).abs() < 1e-9, "{s}");
         let cfg = crate::cli::parse(["quickbench", "1", "--only", "io"]).unwrap();
-        assert_eq!(estimate(&cfg, 2), (12, 12.0));
+        let (steps, s) = estimate(&cfg, 2);
+        assert_eq!(steps, 12);
+        assert!((s - (12.0 + 12.0 * 0.2)).abs() < 1e-9, "{s}");
+        let cfg = crate::cli::parse(["quickbench", "1", "--only", "cpu"]).unwrap();
+        assert_eq!(estimate(&cfg, 2), (2, 2.0));
     }
 
     #[test]

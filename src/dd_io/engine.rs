@@ -7,6 +7,9 @@
 //! start + duration or when the cut flag is set (both checked after every
 //! I/O, with the clock reading the latency measurement already took).
 //! Nothing in the loop allocates; the only syscalls are the I/O itself.
+//!
+//! Before the gate opens, every job rests for [`SETTLE`] (not counted in
+//! the line): see there why.
 
 use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -122,6 +125,32 @@ fn test_fault() -> Option<(i32, u64)> {
     *FAULT.get_or_init(|| parse_test_fault(&std::env::var(TEST_FAULT_ENV).ok()?))
 }
 
+/// How long the jobs rest, blocked at the start gate, before a line
+/// starts (not counted in the line's time).
+///
+/// The scheduler keeps an estimate of each thread's CPU use (PELT), which
+/// decays while the thread sleeps (half-life 32 ms). A job thread that
+/// starts its loop right after CPU-bound setup (creating and reserving
+/// the file, filling buffers, the previous line) starts with a high
+/// estimate, and on some VMs that steers where its I/O completions run
+/// (another vCPU, woken by an IPI each time) for the whole line: on a
+/// 2-vCPU Firecracker guest a 1-job 4k line then ran at about half the
+/// rate of the same loop started after a rest. fio's jobs rest similarly
+/// while fio starts up. 200 ms leaves about 1 % of the estimate.
+pub const SETTLE: Duration = Duration::from_millis(200);
+
+/// Sleeps for `settle`, in 10 ms steps, or until `cut` is set.
+fn rest(settle: Duration, cut: &AtomicBool) {
+    let until = Instant::now() + settle;
+    loop {
+        let now = Instant::now();
+        if now >= until || cut.load(Ordering::Relaxed) {
+            return;
+        }
+        std::thread::sleep((until - now).min(Duration::from_millis(10)));
+    }
+}
+
 /// Runs one job to its deadline (see the module doc).
 #[allow(clippy::too_many_arguments)]
 fn run_job(
@@ -227,11 +256,15 @@ impl Gate {
     }
 }
 
-/// Runs all jobs together (one thread each) and returns their outcomes in
-/// job order; `Err` when a thread could not be created (no I/O was done).
-/// A single job runs in the calling thread: no thread to create, and a
-/// single-threaded process takes the kernel's cheaper file-lookup path.
-pub fn run_jobs(
+/// Runs all jobs together (one thread each) and returns what `at_start`
+/// returned and the jobs' outcomes in job order; `Err` when a thread
+/// could not be created (no I/O was done). The jobs rest for `settle`
+/// (see [`SETTLE`]), then `at_start` runs (to sample counters as close to
+/// the start as possible), then the gate opens. A single job runs in the
+/// calling thread: no thread to create, and a single-threaded process
+/// takes the kernel's cheaper file-lookup path.
+#[allow(clippy::too_many_arguments)]
+pub fn run_jobs<T>(
     fd: RawFd,
     write: bool,
     plans: Vec<JobPlan>,
@@ -239,7 +272,9 @@ pub fn run_jobs(
     nonce: u64,
     duration: Duration,
     cut: &AtomicBool,
-) -> std::io::Result<Vec<JobOutcome>> {
+    settle: Duration,
+    at_start: impl FnOnce() -> T,
+) -> std::io::Result<(T, Vec<JobOutcome>)> {
     let gate = Gate::default();
     // everything it captures is Copy, so each thread gets its own copy
     let job = |plan: JobPlan, gate: &Gate| {
@@ -255,9 +290,11 @@ pub fn run_jobs(
         )
     };
     if plans.len() == 1 {
+        rest(settle, cut);
+        let started = at_start();
         gate.set(true);
         let plan = plans.into_iter().next().expect("one plan");
-        return Ok(vec![job(plan, &gate)]);
+        return Ok((started, vec![job(plan, &gate)]));
     }
     std::thread::scope(|s| {
         let mut handles = Vec::with_capacity(plans.len());
@@ -275,12 +312,16 @@ pub fn run_jobs(
                 }
             }
         }
-        gate.set(spawn_error.is_none());
-        let outcomes: Vec<JobOutcome> = handles.into_iter().filter_map(|h| h.join().ok()).collect();
-        match spawn_error {
+        let started = match spawn_error {
             Some(e) => Err(e),
-            None => Ok(outcomes),
-        }
+            None => {
+                rest(settle, cut);
+                Ok(at_start())
+            }
+        };
+        gate.set(started.is_ok());
+        let outcomes: Vec<JobOutcome> = handles.into_iter().filter_map(|h| h.join().ok()).collect();
+        started.map(|s| (s, outcomes))
     })
 }
 
@@ -293,5 +334,100 @@ mod fault_tests {
         assert_eq!(super::parse_test_fault("EBADF:1"), None);
         assert_eq!(super::parse_test_fault("EIO"), None);
         assert_eq!(super::parse_test_fault("EIO:x"), None);
+    }
+}
+
+#[cfg(test)]
+mod rest_tests {
+    use super::*;
+    use crate::dd_io::region::{Cursor, Span};
+    use std::os::fd::AsRawFd;
+
+    const BS: usize = 4096;
+
+    fn plans(jobs: usize) -> Vec<JobPlan> {
+        (0..jobs)
+            .map(|j| {
+                let start_byte = (j * 16 * BS) as u64;
+                let span = Span {
+                    start_byte,
+                    end_byte: start_byte + (16 * BS) as u64,
+                };
+                JobPlan {
+                    cursor: Cursor::new(vec![span], BS as u64).expect("a cursor"),
+                    buf: AlignedBuf::new(BS, BS).expect("a buffer"),
+                }
+            })
+            .collect()
+    }
+
+    /// Runs `jobs` 50 ms write jobs on a plain temporary file after a rest
+    /// of `settle`; returns when run_jobs was called, when `at_start` ran,
+    /// and the outcomes.
+    fn run(jobs: usize, settle: Duration, cut: &AtomicBool) -> (Instant, Instant, Vec<JobOutcome>) {
+        let file = tempfile::tempfile().expect("a temporary file");
+        let called = Instant::now();
+        let (at, outcomes) = run_jobs(
+            file.as_raw_fd(),
+            true,
+            plans(jobs),
+            BS,
+            7,
+            Duration::from_millis(50),
+            cut,
+            settle,
+            Instant::now,
+        )
+        .expect("threads start");
+        (called, at, outcomes)
+    }
+
+    #[test]
+    fn jobs_start_after_the_rest_and_the_start_hook() {
+        for jobs in [1, 3] {
+            let cut = AtomicBool::new(false);
+            let (called, at, outcomes) = run(jobs, Duration::from_millis(120), &cut);
+            assert!(
+                at.duration_since(called) >= Duration::from_millis(120),
+                "{jobs} jobs"
+            );
+            assert_eq!(outcomes.len(), jobs);
+            for o in &outcomes {
+                // the rest is not counted in the line: each job starts after it
+                assert!(
+                    o.start >= at,
+                    "{jobs} jobs: a job started before the rest ended"
+                );
+                assert!(o.ios > 0 && o.error.is_none(), "{jobs} jobs");
+                assert!(o.end.duration_since(o.start) >= Duration::from_millis(50));
+            }
+        }
+    }
+
+    #[test]
+    fn a_cut_during_the_rest_ends_it() {
+        for jobs in [1, 2] {
+            let cut = AtomicBool::new(false);
+            std::thread::scope(|s| {
+                s.spawn(|| {
+                    std::thread::sleep(Duration::from_millis(30));
+                    cut.store(true, Ordering::Relaxed);
+                });
+                let (called, at, outcomes) = run(jobs, Duration::from_secs(20), &cut);
+                assert!(
+                    at.duration_since(called) < Duration::from_secs(5),
+                    "{jobs} jobs: rest not cut"
+                );
+                for o in &outcomes {
+                    // one I/O, then the cut flag stops the job
+                    assert!(
+                        o.cut && o.ios == 1,
+                        "{jobs} jobs: {} I/Os, cut {}",
+                        o.ios,
+                        o.cut
+                    );
+                }
+            });
+        }
     }
 }

@@ -5,8 +5,8 @@
 //! when the filesystem allows it) and returns a [`Workspace`], or an
 //! [`IoSkip`] saying why the sections cannot run. [`Workspace::run_line`]
 //! runs one line: `jobs` threads of synchronous sequential `pwrite`/`pread`,
-//! one block at a time, each on its own region, all started together and
-//! stopped at the deadline. It returns a plain [`LineResult`] (figures from
+//! one block at a time, each on its own region, all started together
+//! (after a short rest, [`SETTLE`]) and stopped at the deadline. It returns a plain [`LineResult`] (figures from
 //! the engine's own accounting, latency histogram percentiles, the device's
 //! `/sys/class/block/<dev>/stat` deltas) and never prints; [`format_line`]
 //! gives the report's text line. Dropping the workspace closes the file,
@@ -25,6 +25,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 pub use blockstat::DeviceStatDelta;
+pub use engine::SETTLE;
 pub use line::{format_line, Direction, LineResult};
 pub use workspace::{prepare, Workspace};
 

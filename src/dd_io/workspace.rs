@@ -9,7 +9,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::blockstat::delta;
 use super::buffer::{AlignedBuf, SplitMix64};
-use super::engine::{run_jobs, JobPlan};
+use super::engine::{run_jobs, JobPlan, SETTLE};
 use super::histogram::Histogram;
 use super::region::{
     file_size_bound, job_region, read_segments, written_by_job, Cursor, ExtentSet, SizeRefusal,
@@ -327,8 +327,17 @@ impl Workspace {
         };
         let fd = self.file.fd.as_raw_fd();
         let write = direction == Direction::Write;
-        let before = self.device_stat();
-        let outcomes = match run_jobs(fd, write, plans, bs as usize, self.nonce, duration, cut) {
+        let (before, outcomes) = match run_jobs(
+            fd,
+            write,
+            plans,
+            bs as usize,
+            self.nonce,
+            duration,
+            cut,
+            SETTLE,
+            || self.device_stat(),
+        ) {
             Ok(o) => o,
             Err(e) => {
                 res.error = Some(format!("cannot start {jobs} I/O threads: {e}"));
