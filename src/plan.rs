@@ -116,9 +116,10 @@ pub fn estimate(cfg: &Config, cpu_steps: usize) -> (u32, f64) {
         // The SMT probe (one delay), the DRAM runs (1 thread, all CPUs).
         steps += u32::from(cfg.runs(Section::Cpu)) + 2 * u32::from(cfg.runs(Section::Memory));
     }
-    steps += io_lines(cfg);
+    let lines = io_lines(cfg);
+    steps += lines;
     // each I/O line starts after its jobs' rest (dd_io::SETTLE)
-    let rest_s = f64::from(io_lines(cfg)) * crate::dd_io::SETTLE.as_secs_f64();
+    let rest_s = f64::from(lines) * crate::dd_io::SETTLE.as_secs_f64();
     (steps, f64::from(steps) * delay_s(cfg.loop_delay) + rest_s)
 }
 

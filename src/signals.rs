@@ -9,6 +9,7 @@
 //!   file) happens in ordinary code paths and guards' `Drop`.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 /// Two SIGINTs closer than this (ns) abort the run.
 pub const DOUBLE_INT_WINDOW_NS: u64 = 2_000_000_000;
@@ -59,6 +60,23 @@ pub fn install() {
             libc::sigemptyset(&mut sa.sa_mask);
             libc::sigaction(sig, &sa, std::ptr::null_mut());
         }
+    }
+}
+
+/// Sleeps for `duration` in steps of at most 10 ms, and returns `true` as
+/// soon as `interrupted()` says so (`false` when the time ran out first):
+/// how a step waits while its threads work, or before they start.
+pub fn sleep_unless(duration: Duration, interrupted: &dyn Fn() -> bool) -> bool {
+    let t0 = Instant::now();
+    loop {
+        let left = duration.saturating_sub(t0.elapsed());
+        if left.is_zero() {
+            return false;
+        }
+        if interrupted() {
+            return true;
+        }
+        std::thread::sleep(left.min(Duration::from_millis(10)));
     }
 }
 
@@ -113,6 +131,17 @@ pub fn name(sig: i32) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sleep_unless_runs_out_or_stops_when_interrupted() {
+        let t0 = Instant::now();
+        assert!(!sleep_unless(Duration::from_millis(40), &|| false));
+        assert!(t0.elapsed() >= Duration::from_millis(40));
+        let t0 = Instant::now();
+        assert!(sleep_unless(Duration::from_secs(20), &|| t0.elapsed()
+            > Duration::from_millis(30)));
+        assert!(t0.elapsed() < Duration::from_secs(5));
+    }
 
     #[test]
     fn exit_codes_follow_the_shell_convention() {

@@ -122,18 +122,7 @@ pub fn run_step(jobs: u32, duration: Duration, interrupted: &dyn Fn() -> bool) -
         .collect();
     barrier.wait();
     let t0 = Instant::now();
-    let mut cut_short = false;
-    loop {
-        let left = duration.saturating_sub(t0.elapsed());
-        if left.is_zero() {
-            break;
-        }
-        if interrupted() {
-            cut_short = true;
-            break;
-        }
-        thread::sleep(left.min(Duration::from_millis(10)));
-    }
+    let cut_short = crate::signals::sleep_unless(duration, interrupted);
     stop.store(true, Ordering::Relaxed);
     let loops_per_s_each: Vec<f64> = handles
         .into_iter()

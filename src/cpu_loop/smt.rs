@@ -195,19 +195,7 @@ fn run_pair(
         })
         .collect();
     barrier.wait();
-    let t0 = Instant::now();
-    let mut cut = false;
-    loop {
-        let left = duration.saturating_sub(t0.elapsed());
-        if left.is_zero() {
-            break;
-        }
-        if interrupted() {
-            cut = true;
-            break;
-        }
-        thread::sleep(left.min(Duration::from_millis(10)));
-    }
+    let cut = crate::signals::sleep_unless(duration, interrupted);
     stop.store(true, Ordering::Relaxed);
     let mut rates = Vec::new();
     let mut all_pinned = true;

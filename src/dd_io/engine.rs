@@ -139,18 +139,6 @@ fn test_fault() -> Option<(i32, u64)> {
 /// while fio starts up. 200 ms leaves about 1 % of the estimate.
 pub const SETTLE: Duration = Duration::from_millis(200);
 
-/// Sleeps for `settle`, in 10 ms steps, or until `cut` is set.
-fn rest(settle: Duration, cut: &AtomicBool) {
-    let until = Instant::now() + settle;
-    loop {
-        let now = Instant::now();
-        if now >= until || cut.load(Ordering::Relaxed) {
-            return;
-        }
-        std::thread::sleep((until - now).min(Duration::from_millis(10)));
-    }
-}
-
 /// Runs one job to its deadline (see the module doc).
 #[allow(clippy::too_many_arguments)]
 fn run_job(
@@ -289,9 +277,13 @@ pub fn run_jobs<T>(
             cut,
         )
     };
+    // the rest, then the hook; the gate opens right after
+    let start = || {
+        crate::signals::sleep_unless(settle, &|| cut.load(Ordering::Relaxed));
+        at_start()
+    };
     if plans.len() == 1 {
-        rest(settle, cut);
-        let started = at_start();
+        let started = start();
         gate.set(true);
         let plan = plans.into_iter().next().expect("one plan");
         return Ok((started, vec![job(plan, &gate)]));
@@ -314,10 +306,7 @@ pub fn run_jobs<T>(
         }
         let started = match spawn_error {
             Some(e) => Err(e),
-            None => {
-                rest(settle, cut);
-                Ok(at_start())
-            }
+            None => Ok(start()),
         };
         gate.set(started.is_ok());
         let outcomes: Vec<JobOutcome> = handles.into_iter().filter_map(|h| h.join().ok()).collect();

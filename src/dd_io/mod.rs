@@ -6,11 +6,12 @@
 //! [`IoSkip`] saying why the sections cannot run. [`Workspace::run_line`]
 //! runs one line: `jobs` threads of synchronous sequential `pwrite`/`pread`,
 //! one block at a time, each on its own region, all started together
-//! (after a short rest, [`SETTLE`]) and stopped at the deadline. It returns a plain [`LineResult`] (figures from
-//! the engine's own accounting, latency histogram percentiles, the device's
-//! `/sys/class/block/<dev>/stat` deltas) and never prints; [`format_line`]
-//! gives the report's text line. Dropping the workspace closes the file,
-//! which frees its space: nothing is left behind.
+//! (after a short rest, [`SETTLE`]) and stopped at the deadline. It returns
+//! a plain [`LineResult`] (figures from the engine's own accounting, latency
+//! histogram percentiles, the device's `/sys/class/block/<dev>/stat`
+//! deltas) and never prints; [`format_line`] gives the report's text line.
+//! Dropping the workspace closes the file, which frees its space: nothing
+//! is left behind.
 
 mod blockstat;
 pub mod buffer;
