@@ -10,7 +10,10 @@
 # alternately, ROUNDS times (at least 3), and prints the medians and the
 # ratios quickbench / fio of IOPS, MB/s and mean latency, plus the CPU
 # time (user + system) each spends per I/O: on a busy machine wall-clock
-# figures swing with other load, CPU per I/O much less.
+# figures swing with other load, CPU per I/O much less. For the IOPS
+# ratio it also prints the geometric mean over the rounds and in how many
+# rounds quickbench came out ahead: on a noisy VM single rounds range from
+# half to twice fio's figure, and a median of 9 rounds moves by 10-20 %.
 # fio reads only what its write job wrote (as quickbench does), so neither
 # side reads unwritten extents. A third anchor, benches/psync_ref.c (the
 # smallest psync loop in C: pwrite/pread, the clock around each call,
@@ -18,7 +21,8 @@
 # and fio set against it show their own overhead apart from the
 # machine's scheduling (on a VM, two runs of the same loop can differ by
 # 2x depending on which vCPU serves the I/O completions; all three let
-# their job rest before it starts, see README.md, storage bandwidth).
+# their job rest before it starts and have a second thread or process
+# waking every 10 ms while it runs, see README.md, storage bandwidth).
 # Environment: QB_SIZE (file size, default 1G).
 # Installs fio with apt-get when it is missing.
 set -euo pipefail
@@ -52,7 +56,7 @@ trap 'exit 130' INT TERM
 SAMPLES="$WORK/samples.tsv"
 REF=""
 if command -v gcc >/dev/null; then
-    gcc -O2 "$ROOT/benches/psync_ref.c" -o "$WORK/psync_ref" && REF="$WORK/psync_ref"
+    gcc -O2 -pthread "$ROOT/benches/psync_ref.c" -o "$WORK/psync_ref" && REF="$WORK/psync_ref"
 else
     echo "gcc missing: no psync_ref column" >&2
 fi
@@ -143,9 +147,14 @@ done
 
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
 python3 - "$SAMPLES" "$DIR" "$SECS" "$ROUNDS" "$LOAD_START" "$LOAD_END" <<'PY'
-import statistics, sys
+import math, statistics, sys
 from collections import defaultdict
 rows = defaultdict(list)
+# On a noisy machine the rounds' ratios spread widely: the geometric mean
+# of the IOPS ratios and the number of rounds quickbench came out ahead
+# say more than the median alone.
+geo = lambda r: math.exp(statistics.mean(math.log(x) for x in r))
+ahead = lambda r: f"{sum(x > 1 for x in r)}/{len(r)}"
 for line in open(sys.argv[1]):
     bs, rw, tool, iops, mbps, lat, _, cpu = line.split("\t")
     rows[(bs, rw, tool)].append((float(iops), float(mbps), float(lat), float(cpu)))
@@ -153,7 +162,7 @@ print(f"quickbench vs fio psync on {sys.argv[2]}: 1 job, {sys.argv[3]} s per lin
       f"{sys.argv[4]} rounds, medians (load average {sys.argv[5]} -> {sys.argv[6]})")
 print(f"{'line':<9} {'qb IO/s':>9} {'fio IO/s':>9} {'qb MB/s':>8} {'fio MB/s':>8} "
       f"{'qb lat':>8} {'fio lat':>8} {'IOPS ratio':>10} {'MB/s ratio':>10} {'lat ratio':>9}"
-      f"  {'IOPS min..max':>13} {'CPU µs/IO qb':>12} {'fio':>6} {'ratio':>6}")
+      f"  {'IOPS min..max':>13} {'geo mean':>8} {'ahead':>6} {'CPU µs/IO qb':>12} {'fio':>6} {'ratio':>6}")
 for bs in ("4k", "1M"):
     for rw in ("write", "read"):
         q, f = rows[(bs, rw, "qb")], rows[(bs, rw, "fio")]
@@ -171,7 +180,7 @@ for bs in ("4k", "1M"):
         print(f"{bs + ' ' + rw:<9} {med(q,0):9.0f} {med(f,0):9.0f} {med(q,1):8.1f} {med(f,1):8.1f} "
               f"{med(q,2):7.1f}µ {med(f,2):7.1f}µ {statistics.median(r0):10.3f} "
               f"{statistics.median(ratios(1)):10.3f} {statistics.median(ratios(2)):9.3f}"
-              f"  {min(r0):6.2f}..{max(r0):<5.2f} {cpu_q:>12} {med(f,3):6.2f} {cpu_ratio:>6}")
+              f"  {min(r0):6.2f}..{max(r0):<5.2f} {geo(r0):8.3f} {ahead(r0):>6} {cpu_q:>12} {med(f,3):6.2f} {cpu_ratio:>6}")
 if any(k[2] == "ref" for k in rows):
     print()
     print("against the smallest psync loop (benches/psync_ref.c), IOPS ratios, medians of rounds")

@@ -13,9 +13,12 @@
  * Each pass starts after a 200 ms sleep, as quickbench's lines and fio's
  * jobs do: the scheduler's estimate of the thread's CPU use must decay
  * after the setup, or on some VMs every completion is served on another
- * vCPU for the whole pass (see README.md, storage bandwidth).
+ * vCPU for the whole pass (see README.md, storage bandwidth). A second
+ * thread wakes every 10 ms meanwhile, as fio's main process and
+ * quickbench's watch thread do: on VMs whose idle vCPUs halt, that too
+ * changes where completions are served.
  *
- * Build: gcc -O2 psync_ref.c -o psync_ref
+ * Build: gcc -O2 -pthread psync_ref.c -o psync_ref
  * Run:   psync_ref FILE BS SIZE SECS
  * Prints two lines, {"rw":"write",...} and {"rw":"read",...}, with
  * ios, iops, mb_per_s (10^6 B/s) and lat_mean_us.
@@ -23,6 +26,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +38,15 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Wakes every 10 ms until the process ends. */
+static void *watch(void *arg)
+{
+    (void)arg;
+    for (;;)
+        usleep(10000);
+    return NULL;
 }
 
 static void die(const char *what, const char *path)
@@ -89,6 +102,11 @@ int main(int argc, char **argv)
     if (bs <= 0 || size < bs || secs <= 0) {
         fprintf(stderr, "psync_ref: bad BS, SIZE or SECS\n");
         return 2;
+    }
+    pthread_t watcher;
+    if (pthread_create(&watcher, NULL, watch, NULL) != 0) {
+        fprintf(stderr, "psync_ref: cannot create the watch thread\n");
+        return 1;
     }
     int fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
     if (fd < 0)
