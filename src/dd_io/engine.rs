@@ -146,9 +146,10 @@ pub const SETTLE: Duration = Duration::from_millis(200);
 /// fio's main process wakes every 10 ms while its jobs run, to reap and
 /// watch them; the watch thread does the same and nothing else, so that
 /// the lines are measured under the same conditions as fio's jobs. On
-/// VMs whose idle vCPUs halt, that matters: a 1-job line more often has
-/// its I/O completions served on another, halted vCPU, woken by an IPI
-/// each time, and runs at a third of its rate. On a 2-vCPU Firecracker
+/// VMs whose idle vCPUs halt, that matters: a 1-job line's completions
+/// are served on the job's vCPU or on another one, woken by an IPI each
+/// time (then the line runs at about a third of its rate), and the
+/// wake-ups of another thread change the odds. On a 2-vCPU Firecracker
 /// guest (RAM-backed loop device, 27 alternated rounds of 3 s 4k lines)
 /// the watch raised the 1-job 4k figures by 9 % (writes) and 10 %
 /// (reads), geometric means, to fio's (ratios 1.00 and 1.06).
