@@ -155,6 +155,9 @@ pub const SETTLE: Duration = Duration::from_millis(200);
 /// (reads), geometric means, to fio's (ratios 1.00 and 1.06).
 pub const WATCH_TICK: Duration = Duration::from_millis(10);
 
+/// The watch thread's name (as /proc shows it).
+const WATCH_THREAD_NAME: &str = "qb-io-watch";
+
 /// The watch thread's stop flag (a condition variable, so that the watch
 /// ends as soon as the line does, not up to a tick later).
 #[derive(Default)]
@@ -185,10 +188,14 @@ impl Watch {
             let watcher = std::thread::Builder::new()
                 .name(WATCH_THREAD_NAME.into())
                 .spawn_scoped(s, || self.run());
-            // stopped even if `f` panics, or the scope would wait forever
-            let stop = StopOnDrop(self);
-            let result = f();
-            drop(stop);
+            // the guard stops the watch also when `f` panics (or the scope
+            // would wait for it forever)
+            let result = {
+                let _stop = StopOnDrop(self);
+                f()
+            };
+            // joined here, not left to the scope: the scope only waits for
+            // the thread's closure, and the thread could outlive the call
             if let Ok(h) = watcher {
                 let _ = h.join();
             }
@@ -337,84 +344,56 @@ pub fn run_jobs<T>(
     at_start: impl FnOnce() -> T,
 ) -> std::io::Result<(T, Vec<JobOutcome>)> {
     Watch::default().around(|| {
-        run_gated(
-            fd,
-            write,
-            plans,
-            block_size_bytes,
-            nonce,
-            duration,
-            cut,
-            settle,
-            at_start,
-        )
-    })
-}
-
-/// The watch thread's name (as /proc shows it).
-const WATCH_THREAD_NAME: &str = "qb-io-watch";
-
-/// [`run_jobs`] without the watch.
-#[allow(clippy::too_many_arguments)]
-fn run_gated<T>(
-    fd: RawFd,
-    write: bool,
-    plans: Vec<JobPlan>,
-    block_size_bytes: usize,
-    nonce: u64,
-    duration: Duration,
-    cut: &AtomicBool,
-    settle: Duration,
-    at_start: impl FnOnce() -> T,
-) -> std::io::Result<(T, Vec<JobOutcome>)> {
-    let gate = Gate::default();
-    // everything it captures is Copy, so each thread gets its own copy
-    let job = |plan: JobPlan, gate: &Gate| {
-        run_job(
-            fd,
-            write,
-            plan,
-            block_size_bytes,
-            nonce,
-            duration,
-            gate,
-            cut,
-        )
-    };
-    // the rest, then the hook; the gate opens right after
-    let start = || {
-        crate::signals::sleep_unless(settle, &|| cut.load(Ordering::Relaxed));
-        at_start()
-    };
-    if plans.len() == 1 {
-        let started = start();
-        gate.set(true);
-        let plan = plans.into_iter().next().expect("one plan");
-        return Ok((started, vec![job(plan, &gate)]));
-    }
-    std::thread::scope(|s| {
-        let mut handles = Vec::with_capacity(plans.len());
-        let mut spawn_error = None;
-        for (j, plan) in plans.into_iter().enumerate() {
-            let gate = &gate;
-            let spawned = std::thread::Builder::new()
-                .name(format!("qb-io-{j}"))
-                .spawn_scoped(s, move || job(plan, gate));
-            match spawned {
-                Ok(h) => handles.push(h),
-                Err(e) => {
-                    spawn_error = Some(e);
-                    break;
+        let gate = Gate::default();
+        // everything it captures is Copy, so each thread gets its own copy
+        let job = |plan: JobPlan, gate: &Gate| {
+            run_job(
+                fd,
+                write,
+                plan,
+                block_size_bytes,
+                nonce,
+                duration,
+                gate,
+                cut,
+            )
+        };
+        // the rest, then the hook; the gate opens right after
+        let start = || {
+            crate::signals::sleep_unless(settle, &|| cut.load(Ordering::Relaxed));
+            at_start()
+        };
+        if plans.len() == 1 {
+            let started = start();
+            gate.set(true);
+            let plan = plans.into_iter().next().expect("one plan");
+            return Ok((started, vec![job(plan, &gate)]));
+        }
+        std::thread::scope(|s| {
+            let mut handles = Vec::with_capacity(plans.len());
+            let mut spawn_error = None;
+            for (j, plan) in plans.into_iter().enumerate() {
+                let gate = &gate;
+                let spawned = std::thread::Builder::new()
+                    .name(format!("qb-io-{j}"))
+                    .spawn_scoped(s, move || job(plan, gate));
+                match spawned {
+                    Ok(h) => handles.push(h),
+                    Err(e) => {
+                        spawn_error = Some(e);
+                        break;
+                    }
                 }
             }
-        }
-        let started = match spawn_error {
-            Some(e) => Err(e),
-            None => Ok(start()),
-        };
-        gate.set(started.is_ok());
-        let outcomes: Vec<JobOutcome> = handles.into_iter().filter_map(|h| h.join().ok()).collect();
-        started.map(|s| (s, outcomes))
+            let started = match spawn_error {
+                Some(e) => Err(e),
+                None => Ok(start()),
+            };
+            gate.set(started.is_ok());
+            let outcomes: Vec<JobOutcome> =
+                handles.into_iter().filter_map(|h| h.join().ok()).collect();
+            started.map(|s| (s, outcomes))
+        })
     })
 }
 
