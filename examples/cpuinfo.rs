@@ -33,7 +33,9 @@ fn main() {
         );
         return;
     }
-    for line in summary.lines() {
+    for line in quickbench::report::text::cpu_info_lines(&quickbench::model::CpuInfo::from_summary(
+        summary.clone(),
+    )) {
         println!("{line}");
     }
 }

@@ -65,7 +65,7 @@ fn cpu_ns() -> u64 {
 }
 
 fn print(r: &LineResult, cpu_ns: u64, to_stderr: bool) {
-    let text = dd_io::format_line(r);
+    let text = quickbench::report::text::io_line(r);
     let mut v = serde_json::to_value(r).unwrap_or_default();
     if let Some(o) = v.as_object_mut() {
         o.insert("harness_cpu_ns".into(), cpu_ns.into());
@@ -97,7 +97,7 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    for w in ws.warnings() {
+    for w in ws.advisories() {
         eprintln!("quickbench: {w}");
     }
     let cut = AtomicBool::new(false);

@@ -11,48 +11,15 @@ use clap::{ArgAction, Parser};
 pub const MIN_DELAY_S: f64 = 0.1;
 /// Largest accepted loop delay, in seconds (one day).
 pub const MAX_DELAY_S: f64 = 86_400.0;
-/// Below this delay the seed advises that results are unreliable.
+/// Below this delay the original's README warns that results may be
+/// unreliable (a warning on stderr).
 pub const ADVISED_DELAY_S: f64 = 10.0;
-/// Default upper bound of the temporary file: 4 GiB.
-pub const DEFAULT_MAX_SIZE_BYTES: u64 = 4 << 30;
+/// The default loop delay, which the original's README also names as the
+/// least for statistically meaningful results.
+pub const DEFAULT_DELAY_S: f64 = 30.0;
+use crate::dd_io::DEFAULT_MAX_SIZE_BYTES;
 
-/// A section of the report that `--only` / `--skip` can name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Section {
-    /// `[ CPU info ]`
-    Cpuinfo,
-    /// `[ CPU loop ]`
-    Cpu,
-    /// `[ Memory ]`
-    Memory,
-    /// `[ Storage info ]` (and the device stack)
-    Storage,
-    /// `[ Storage bandwidth - ... ]`
-    Io,
-}
-
-impl Section {
-    /// Every section, in report order.
-    pub const ALL: [Section; 5] = [
-        Section::Cpuinfo,
-        Section::Cpu,
-        Section::Memory,
-        Section::Storage,
-        Section::Io,
-    ];
-
-    /// The name used on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Section::Cpuinfo => "cpuinfo",
-            Section::Cpu => "cpu",
-            Section::Memory => "memory",
-            Section::Storage => "storage",
-            Section::Io => "io",
-        }
-    }
-}
+pub use crate::model::{BlockSize, Section};
 
 /// Everything the program needs from the command line, clap-free.
 #[derive(Debug, Clone)]
@@ -77,8 +44,11 @@ pub struct Config {
     pub quiet: bool,
     /// Job counts of the storage bandwidth lines (hidden; benches use it).
     pub io_jobs: Vec<u32>,
-    /// Block sizes of the storage bandwidth sections, bytes (hidden).
-    pub io_blocks: Vec<u64>,
+    /// Block sizes of the storage bandwidth sections (hidden).
+    pub io_blocks: Vec<BlockSize>,
+    /// Also write the text report to this file (with `--json`, one run
+    /// gives both).
+    pub text_out: Option<PathBuf>,
     /// Deterministic stand-in figures instead of measurements (hidden; the
     /// golden tests use it).
     pub fake_figures: bool,
@@ -142,6 +112,10 @@ struct Args {
     #[arg(short, long)]
     quiet: bool,
 
+    /// Also write the text report to FILE (e.g. with --json: one run, both reports)
+    #[arg(long, value_name = "FILE")]
+    text_out: Option<PathBuf>,
+
     /// Job counts of the storage bandwidth lines (for benchmark scripts)
     #[arg(long, value_name = "LIST", value_parser = parse_jobs, hide = true)]
     io_jobs: Option<JobList>,
@@ -155,9 +129,30 @@ struct Args {
     fake_figures: bool,
 }
 
-/// Parses the command line (`args` includes the program name). On bad usage
-/// returns clap's error, which prints a one-line reason and exits 2.
-pub fn parse<I, T>(args: I) -> Result<Config, clap::Error>
+/// Why the command line does not run a report: help or version text for
+/// stdout, or a one-line reason for bad usage.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Usage {
+    /// `--help` or `--version`: print this on stdout, exit 0.
+    Info(String),
+    /// Bad usage: the reason, one line (exit 2).
+    Bad(String),
+}
+
+impl From<clap::Error> for Usage {
+    fn from(e: clap::Error) -> Self {
+        use clap::error::ErrorKind;
+        let text = e.render().to_string();
+        if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+            return Usage::Info(text);
+        }
+        let first = text.lines().next().unwrap_or("bad usage");
+        Usage::Bad(first.strip_prefix("error: ").unwrap_or(first).to_string())
+    }
+}
+
+/// Parses the command line (`args` includes the program name).
+pub fn parse<I, T>(args: I) -> Result<Config, Usage>
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
@@ -176,7 +171,7 @@ where
     };
     let dry_run = a.dry_run || (a.sysroot.is_some() && !a.fake_figures);
     Ok(Config {
-        loop_delay: Duration::from_secs_f64(a.loop_delay.unwrap_or(30.0)),
+        loop_delay: Duration::from_secs_f64(a.loop_delay.unwrap_or(DEFAULT_DELAY_S)),
         dir: a.dir.unwrap_or_else(|| PathBuf::from(".")),
         sections,
         dry_run,
@@ -189,7 +184,8 @@ where
         io_blocks: a
             .io_blocks
             .map(|l| l.0)
-            .unwrap_or_else(|| vec![4 << 10, 1 << 20]),
+            .unwrap_or_else(|| BlockSize::ALL.to_vec()),
+        text_out: a.text_out,
         fake_figures: a.fake_figures,
     })
 }
@@ -228,16 +224,15 @@ struct SectionList(Vec<Section>);
 
 /// The value of `--io-blocks`.
 #[derive(Debug, Clone)]
-struct BlockList(Vec<u64>);
+struct BlockList(Vec<BlockSize>);
 
 fn parse_blocks(s: &str) -> Result<BlockList, String> {
     s.split(',')
-        .map(|w| match w.trim() {
-            "4k" => Ok(4u64 << 10),
-            "1M" => Ok(1 << 20),
-            other => Err(format!("'{other}' is not a block size (4k or 1M)")),
+        .map(|w| {
+            BlockSize::from_label(w.trim())
+                .ok_or_else(|| format!("'{}' is not a block size (4k or 1M)", w.trim()))
         })
-        .collect::<Result<Vec<u64>, String>>()
+        .collect::<Result<Vec<BlockSize>, String>>()
         .map(BlockList)
 }
 

@@ -1,17 +1,21 @@
 //! quickbench: a faithful Rust port of Bearstech's Quickbench, the
 //! zero-dependency Linux host benchmark.
 //!
-//! The binary (`src/main.rs`) orchestrates these modules; they are a library
-//! so that integration tests and fuzz targets can reach the parsers.
+//! The binary (`src/main.rs`) runs the report through [`run`]; the modules
+//! are a library so that integration tests and fuzz targets can reach the
+//! parsers, the model and its readers.
 
 pub mod blockdev;
 pub mod cli;
 pub mod cpu_loop;
 pub mod dd_io;
+pub mod fsclass;
 pub mod membw;
+pub mod model;
 pub mod plan;
 pub mod progress;
 pub mod report;
+pub mod run;
 pub mod signals;
 pub mod sysinfo;
 pub mod sysroot;

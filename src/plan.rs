@@ -9,32 +9,8 @@ use crate::cli::{Config, Section};
 
 use crate::dd_io::region::{file_size_bound, SizeRefusal};
 
-/// Filesystems that hold no data to benchmark.
-pub const PSEUDO_FS: &[&str] = &[
-    "proc",
-    "sysfs",
-    "devpts",
-    "cgroup",
-    "cgroup2",
-    "debugfs",
-    "tracefs",
-    "securityfs",
-    "pstore",
-    "bpf",
-    "configfs",
-    "fusectl",
-    "mqueue",
-    "hugetlbfs",
-    "autofs",
-    "binfmt_misc",
-    "efivarfs",
-    "nsfs",
-    "rpc_pipefs",
-    "selinuxfs",
-];
-
 /// What a full run would do.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Plan {
     /// The benchmark directory, as given.
     pub dir: String,
@@ -61,12 +37,22 @@ pub struct Plan {
     pub timed_steps: u32,
     /// Memory the `-x` DRAM test would use (three arrays), bytes.
     pub dram_bytes: Option<u64>,
+    /// The `--max-size` in force, bytes.
+    #[serde(default)]
+    pub max_size_bytes: u64,
+    /// Number of storage bandwidth lines the run would have.
+    #[serde(default)]
+    pub io_lines: u32,
+    /// The rest before each storage line, seconds.
+    #[serde(default)]
+    pub io_rest_s: f64,
 }
 
 /// Bytes available to an unprivileged user on the filesystem of `dir`.
 pub fn free_bytes(dir: &Path) -> Option<u64> {
-    let s = nix::sys::statvfs::statvfs(dir).ok()?;
-    Some((s.blocks_available() as u64).saturating_mul(s.fragment_size() as u64))
+    crate::dd_io::tempfile::fs_info(dir)
+        .ok()
+        .map(|f| f.available_bytes)
 }
 
 /// Whether O_DIRECT is expected to work on this filesystem, in words.
@@ -151,7 +137,7 @@ pub fn build(
     let dram_bytes = (cfg.extended && cfg.runs(Section::Memory))
         .then(|| 3 * crate::membw::dram::plan_arrays(sys).array_bytes);
     let skip_reason = match (target, free) {
-        (Some(t), _) if PSEUDO_FS.contains(&t.fs_type.as_str()) => Some(format!(
+        (Some(t), _) if crate::fsclass::is_pseudo(&t.fs_type) => Some(format!(
             "{} is a kernel pseudo-filesystem, not storage",
             t.fs_type
         )),
@@ -191,6 +177,9 @@ pub fn build(
         estimated_run_s,
         timed_steps,
         dram_bytes,
+        max_size_bytes: cfg.max_size_bytes,
+        io_lines: io_lines(cfg),
+        io_rest_s: crate::dd_io::SETTLE.as_secs_f64(),
     }
 }
 
@@ -218,70 +207,6 @@ pub fn human_duration(s: f64) -> String {
         60..=3599 if s % 60 == 0 => format!("{} min", s / 60),
         60..=3599 => format!("{} min {} s", s / 60, s % 60),
         _ => format!("{} h {} min", s / 3600, (s % 3600) / 60),
-    }
-}
-
-impl Plan {
-    fn run_time_line(&self, cfg: &Config) -> String {
-        let mut line = format!(
-            "Run time  : about {} ({} timed steps of {} s",
-            human_duration(self.estimated_run_s),
-            self.timed_steps,
-            cfg.loop_delay.as_secs_f64()
-        );
-        match io_lines(cfg) {
-            0 => line.push(')'),
-            n => line.push_str(&format!(
-                ", each of the {n} I/O lines after a {} s rest)",
-                crate::dd_io::SETTLE.as_secs_f64()
-            )),
-        }
-        if let Some(b) = self.dram_bytes {
-            line.push_str(&format!(
-                ", plus allocating {} for the DRAM test",
-                human_bytes(b)
-            ));
-        }
-        line
-    }
-
-    /// The lines of the `[ Plan ]` section.
-    pub fn lines(&self, cfg: &Config) -> Vec<String> {
-        let unknown = || "unknown".to_string();
-        let mut v = Vec::new();
-        if !cfg.runs(Section::Io) {
-            v.push(self.run_time_line(cfg));
-            return v;
-        }
-        v.push(format!("Directory : {}", self.dir));
-        v.push(format!(
-            "Mount     : {} ({}, {})",
-            self.mount_point.clone().unwrap_or_else(unknown),
-            self.fs_type.clone().unwrap_or_else(unknown),
-            self.source.clone().unwrap_or_else(unknown)
-        ));
-        v.push(format!(
-            "Device(s) : {}",
-            self.devices_display.clone().unwrap_or_else(unknown)
-        ));
-        v.push(match (self.file_bytes_max, self.free_bytes, &self.skip_reason) {
-            (_, _, Some(why)) => {
-                format!("File      : none: {why} (storage bandwidth would be skipped)")
-            }
-            (Some(b), Some(f), None) => format!(
-                "File      : one unnamed temporary file, at most {} (--max-size {}, half of {} free)",
-                human_bytes(b),
-                human_bytes(cfg.max_size_bytes),
-                human_bytes(f)
-            ),
-            _ => format!(
-                "File      : one unnamed temporary file, at most {} (--max-size) and half the free space",
-                human_bytes(cfg.max_size_bytes)
-            ),
-        });
-        v.push(format!("O_DIRECT  : {}", self.direct_io));
-        v.push(self.run_time_line(cfg));
-        v
     }
 }
 

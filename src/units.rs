@@ -3,7 +3,10 @@
 //! [`dd_rate`] prints a transfer rate exactly as GNU dd (coreutils 8.20 to
 //! 9.11) prints it at the end of its status line: gnulib's `human_readable`
 //! with SI prefixes, base 1000, autoscale and round-to-nearest, then `/s`.
-//! See `NOTES-dd-blockdev.md` section A for the two code paths reproduced.
+//! dd has two code paths, both reproduced: an exact one when the elapsed
+//! nanoseconds divide a second or are whole seconds (rational arithmetic,
+//! ties to even; whole units from 10 up print without a decimal), and a
+//! floating one otherwise (one decimal below 99.95 units).
 
 const PREFIXES: [&str; 11] = ["", "k", "M", "G", "T", "P", "E", "Z", "Y", "R", "Q"];
 const NS_PER_S: u128 = 1_000_000_000;
@@ -82,8 +85,8 @@ fn round_half_even(num: u128, den: u128) -> u128 {
 mod tests {
     use super::dd_rate;
 
-    /// The verified table of NOTES-dd-blockdev.md section A (real dd 9.1
-    /// with a pinned clock), row for row.
+    /// What real GNU dd 9.1 printed for these byte counts and durations
+    /// (its clock pinned), row for row.
     #[test]
     fn dd_rate_matches_gnu_dd_table() {
         let rows: &[(u64, u64, &str)] = &[

@@ -6,9 +6,8 @@ mod common_blockdev;
 use std::path::Path;
 
 use common_blockdev::{lvm_luks_md, two_sata, Fx, TB4};
-use quickbench::blockdev::{
-    device_type, render_stack, render_table, resolve_dir, storage_table, TargetKind,
-};
+use quickbench::blockdev::{device_stack, device_type, resolve_dir, storage_table, TargetKind};
+use quickbench::report::text::{stack_lines, table_lines};
 
 /// Keeps the fixture on disk (for running the real lsblk on it by hand)
 /// when BLOCKDEV_KEEP is set.
@@ -42,12 +41,12 @@ fn sata_partition_resolves_to_its_disk() {
     assert_eq!(t.display, "sda");
     assert!(!t.stacked);
     assert_eq!(t.notes, vec!["sda1 is a partition of sda"]);
-    assert_eq!(render_stack(&fx.sys(), &t), None);
+    assert_eq!(device_stack(&fx.sys(), &t).map(|s| stack_lines(&s)), None);
     let t = resolve_dir(&fx.sys(), Path::new("/data/x/../y")).unwrap();
     assert_eq!(t.display, "sdb");
     assert_eq!(t.fs_type, "xfs");
     assert_eq!(
-        render_table(&storage_table(&fx.sys())),
+        table_lines(&storage_table(&fx.sys())),
         vec![
             "Name      Bus     Size(GB)  QDepth  Model",
             "sda       scsi       3726       32  WDC WD40EFRX-68N",
@@ -78,7 +77,7 @@ fn nvme_partition_resolves_to_the_namespace() {
     assert_eq!(t.members, vec!["nvme0n1p1"]);
     assert_eq!(t.display, "nvme0n1");
     assert_eq!(
-        render_table(&storage_table(&fx.sys())),
+        table_lines(&storage_table(&fx.sys())),
         vec![
             "Name      Bus     Size(GB)  QDepth  Model",
             "nvme0n1   nvme        931        ?  Samsung SSD 980 PRO 1TB",
@@ -105,7 +104,7 @@ fn emmc_partition_and_dev_root() {
     assert_eq!(t.members, vec!["mmcblk0p2"]);
     assert_eq!(t.display, "mmcblk0");
     assert_eq!(
-        render_table(&storage_table(&fx.sys())),
+        table_lines(&storage_table(&fx.sys())),
         vec![
             "Name      Bus     Size(GB)  QDepth  Model",
             "mmcblk0   mmc          29        ?  ?",
@@ -143,7 +142,9 @@ fn lvm_on_luks_on_md_raid1_draws_the_stack() {
     assert_eq!(t.display, "dm-1");
     assert!(t.stacked);
     assert_eq!(t.notes, vec!["dm-1 is /dev/mapper/vg0-root"]);
-    let lines = render_stack(&fx.sys(), &t).unwrap();
+    let lines = device_stack(&fx.sys(), &t)
+        .map(|s| stack_lines(&s))
+        .unwrap();
     assert_eq!(
         lines,
         vec![
@@ -183,7 +184,9 @@ fn multipath_names_the_map_and_both_paths() {
     assert_eq!(t.display, "dm-2");
     assert!(t.stacked);
     assert_eq!(
-        render_stack(&fx.sys(), &t).unwrap(),
+        device_stack(&fx.sys(), &t)
+            .map(|s| stack_lines(&s))
+            .unwrap(),
         vec![
             "NAME   SIZE TYPE  MOUNTPOINT",
             "mpatha   1T mpath /san",
@@ -214,7 +217,9 @@ fn btrfs_on_two_disks_with_a_subvolume() {
     assert_eq!(t.display, "sda+sdb");
     assert!(t.stacked);
     assert_eq!(
-        render_stack(&fx.sys(), &t).unwrap(),
+        device_stack(&fx.sys(), &t)
+            .map(|s| stack_lines(&s))
+            .unwrap(),
         vec![
             "NAME   SIZE TYPE MOUNTPOINT",
             "sda1   3.6T part /home",
@@ -255,7 +260,9 @@ fn zfs_pool_members_come_from_udev() {
     assert!(t.stacked);
     assert_eq!(t.notes[0], "ZFS pool tank on sda+sdb");
     assert_eq!(
-        render_stack(&fx.sys(), &t).unwrap(),
+        device_stack(&fx.sys(), &t)
+            .map(|s| stack_lines(&s))
+            .unwrap(),
         vec![
             "NAME   SIZE TYPE MOUNTPOINT",
             "sda1   3.6T part ",
@@ -268,7 +275,7 @@ fn zfs_pool_members_come_from_udev() {
     let t = resolve_dir(&fx.sys(), Path::new("/etc")).unwrap();
     assert_eq!(t.display, "rpool");
     assert!(t.devices.is_empty());
-    assert_eq!(render_stack(&fx.sys(), &t), None);
+    assert_eq!(device_stack(&fx.sys(), &t).map(|s| stack_lines(&s)), None);
 }
 
 #[test]
@@ -346,7 +353,7 @@ fn network_and_memory_filesystems_have_no_device() {
         assert_eq!((t.kind, t.display.as_str()), (kind, display), "{dir}");
         assert!(t.devices.is_empty(), "{dir}");
         assert!(!t.stacked, "{dir}");
-        assert_eq!(render_stack(&sys, &t), None);
+        assert_eq!(device_stack(&sys, &t).map(|s| stack_lines(&s)), None);
     }
 }
 
@@ -462,7 +469,9 @@ fn md_raid1_names_the_array_and_its_level() {
     assert_eq!(t.notes, vec!["md127 is raid1"]);
     assert!(t.stacked);
     assert_eq!(
-        render_stack(&fx.sys(), &t).unwrap(),
+        device_stack(&fx.sys(), &t)
+            .map(|s| stack_lines(&s))
+            .unwrap(),
         vec![
             "NAME     SIZE TYPE  MOUNTPOINT",
             "md127    3.6T raid1 /srv/raid one",

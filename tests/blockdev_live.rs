@@ -9,7 +9,8 @@ use std::path::Path;
 mod common_live;
 use common_live::*;
 
-use quickbench::blockdev::{render_stack, render_table, resolve_dir, storage_table, TargetKind};
+use quickbench::blockdev::{device_stack, resolve_dir, storage_table, TargetKind};
+use quickbench::report::text::{stack_lines, table_lines};
 use quickbench::Sysroot;
 
 #[test]
@@ -18,7 +19,7 @@ fn live_root_resolves_and_table_matches_the_original() {
     let t = resolve_dir(&sys, Path::new("/")).unwrap();
     eprintln!("/ -> {} ({:?}, {:?})", t.display, t.kind, t.devices);
     assert!(!t.display.is_empty() && !t.display.contains('?'));
-    let lines = render_table(&storage_table(&sys));
+    let lines = table_lines(&storage_table(&sys));
     eprintln!("{}", lines.join("\n"));
     // This VM: the bash original printed exactly this table.
     let disks: Vec<String> = storage_table(&sys).into_iter().map(|r| r.name).collect();
@@ -56,7 +57,7 @@ fn live_ext4_on_loop() {
     );
     let name_w = dev.len().max(4);
     assert_eq!(
-        render_stack(&sys, &t).unwrap(),
+        device_stack(&sys, &t).map(|s| stack_lines(&s)).unwrap(),
         vec![
             format!("{:<name_w$} SIZE TYPE MOUNTPOINT", "NAME"),
             format!("{dev:<name_w$}  64M loop {}", mp.display()),
@@ -106,7 +107,7 @@ fn live_btrfs_across_two_loops() {
     );
     let t2 = resolve_dir(&sys, &mp.join("sv")).unwrap();
     assert_eq!(t2.display, t.display);
-    let stack = render_stack(&sys, &t).unwrap();
+    let stack = device_stack(&sys, &t).map(|s| stack_lines(&s)).unwrap();
     assert_eq!(stack.len(), 3, "{stack:?}");
 }
 

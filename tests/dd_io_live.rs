@@ -65,7 +65,7 @@ fn all_twelve_lines_run_and_leave_nothing_behind() {
                     } else {
                         "Reads"
                     };
-                    assert_layout(&dd_io::format_line(&r), label, jobs);
+                    assert_layout(&quickbench::report::text::io_line(&r), label, jobs);
                 }
             }
         }
@@ -116,7 +116,7 @@ fn cut_flag_ends_the_line_early() {
     });
     assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
     assert!(r.cut_short && r.ios > 0, "{r:?}");
-    assert!(dd_io::format_line(&r).ends_with("(interrupted)"));
+    assert!(quickbench::report::text::io_line(&r).ends_with("(interrupted)"));
     let secs = r.elapsed_ns as f64 / 1e9;
     assert!((r.iops - r.ios as f64 / secs).abs() < 1e-6);
 }

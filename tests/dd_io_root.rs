@@ -3,6 +3,7 @@
 //! with a printed reason when not root or when a tool is missing; a Drop
 //! guard unmounts and detaches whatever was set up.
 
+mod common_skip;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
@@ -21,12 +22,12 @@ fn have(tool: &str) -> bool {
 fn can_run(test: &str, tools: &[&str]) -> bool {
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } != 0 {
-        eprintln!("skipping {test}: needs root");
+        common_skip::skip(test, "needs root");
         return false;
     }
     for t in tools {
         if !have(t) {
-            eprintln!("skipping {test}: {t} not found");
+            common_skip::skip(test, &format!("{t} not found"));
             return false;
         }
     }
@@ -155,7 +156,7 @@ fn small_loop_filesystem_runs_all_lines_and_is_left_as_found() {
             for dir in [Direction::Write, Direction::Read] {
                 for jobs in [1u32, 4, 16] {
                     let r = ws.run_line(bs, dir, jobs, Duration::from_millis(150), &cut);
-                    assert_eq!(r.error, None, "{}", dd_io::format_line(&r));
+                    assert_eq!(r.error, None, "{}", quickbench::report::text::io_line(&r));
                     assert!(r.ios > 0);
                     let d = r.device_stat_delta.expect("loop device stat");
                     // Every byte went to the device: reads found written
@@ -206,8 +207,11 @@ fn tmpfs_works_and_says_memory_is_measured() {
     {
         let mut ws = dd_io::prepare(&IoConfig::new(m.path())).expect("prepare");
         assert_eq!(ws.memory_fs(), Some("tmpfs"));
-        assert!(ws.title_note().unwrap().contains("memory"));
-        assert!(ws.warnings().iter().any(|w| w.contains("memory")));
+        assert_eq!(ws.title_facts().1, Some("tmpfs"));
+        assert!(ws
+            .advisories()
+            .iter()
+            .any(|a| matches!(a, dd_io::Advisory::MemoryBacked { fs, .. } if fs == "tmpfs")));
         assert!(ws.file_size_bytes() <= 128 << 20);
         let cut = AtomicBool::new(false);
         for dir in [Direction::Write, Direction::Read] {
@@ -275,7 +279,7 @@ fn device_errors_end_the_line_marked_and_leave_nothing() {
         );
         let cut = AtomicBool::new(false);
         let r = ws.run_line(1 << 20, Direction::Write, 1, Duration::from_secs(10), &cut);
-        let line = dd_io::format_line(&r);
+        let line = quickbench::report::text::io_line(&r);
         eprintln!("{line}\n{:?}", r.error);
         assert!(r.error.is_some(), "{line} {r:?}");
         assert!(

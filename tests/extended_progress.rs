@@ -2,6 +2,7 @@
 //! and, under a real pseudo-terminal, that it draws on a terminal and
 //! leaves a redirected stdout clean.
 
+mod common_skip;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -264,7 +265,7 @@ fn stderr_on_a_terminal_and_stdout_in_a_file() {
         .output()
         .is_err()
     {
-        eprintln!("skipped stderr_on_a_terminal_and_stdout_in_a_file: no script(1)");
+        common_skip::skip("stderr_on_a_terminal_and_stdout_in_a_file", "no script(1)");
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -3,6 +3,7 @@
 //! terminal, the file gets the report alone, laid out exactly as a run
 //! without a terminal; `-q` turns the display off.
 
+mod common_skip;
 use std::process::Command;
 
 fn have_script() -> bool {
@@ -55,7 +56,10 @@ fn layout(text: &str) -> String {
 #[test]
 fn progress_on_the_terminal_and_a_clean_report_in_the_file() {
     if !have_script() {
-        eprintln!("skipped: no script(1) to give the binary a terminal");
+        common_skip::skip(
+            &common_skip::this_test(),
+            "no script(1) to give the binary a terminal",
+        );
         return;
     }
     let (screen, file) = under_pty("");
@@ -80,7 +84,10 @@ fn progress_on_the_terminal_and_a_clean_report_in_the_file() {
 #[test]
 fn quiet_draws_nothing() {
     if !have_script() {
-        eprintln!("skipped: no script(1) to give the binary a terminal");
+        common_skip::skip(
+            &common_skip::this_test(),
+            "no script(1) to give the binary a terminal",
+        );
         return;
     }
     let (screen, _) = under_pty("-q");

@@ -2,6 +2,7 @@
 //! mounts of /proc, /sys and /dev: no shell, no libc, no util-linux.
 //! Root only (mounts and chroot); skipped with the reason elsewhere.
 
+mod common_skip;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -18,7 +19,7 @@ impl Drop for Mounts {
 }
 
 fn skip(why: &str) {
-    eprintln!("skipped static_chroot: {why}");
+    common_skip::skip("static_chroot", why);
 }
 
 /// Builds the static binary with the README's command, in its own target

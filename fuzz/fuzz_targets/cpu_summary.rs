@@ -156,7 +156,9 @@ fuzz_target!(|data: &[u8]| {
 
     let summary = read_summary(&Sysroot::new(root));
     let w = summary.label_width_chars;
-    for line in summary.lines() {
+    for line in quickbench::report::text::cpu_info_lines(
+        &quickbench::model::CpuInfo::from_summary(summary.clone()),
+    ) {
         let label = line.get(..w).map(str::trim_end).unwrap_or("");
         assert!(LABELS.contains(&label), "{line:?} (width {w})");
         assert_eq!(line.as_bytes().get(w), Some(&b' '), "{line:?} (width {w})");

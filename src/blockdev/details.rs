@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::Sysroot;
 
 /// The queue settings of one block device.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct DeviceDetails {
     /// Kernel name (`vda`, `nvme0n1`, `dm-0`).
     pub name: String,
@@ -60,28 +60,6 @@ pub fn device_details(sys: &Sysroot, name: &str) -> DeviceDetails {
     }
 }
 
-impl DeviceDetails {
-    /// One line for the extended report.
-    pub fn line(&self) -> String {
-        let opt = |v: Option<String>| v.unwrap_or_else(|| "?".into());
-        format!(
-            "{}: {}, scheduler {}, nr_requests {}, blocks {}/{} B (logical/physical), write cache {}, {} hw queue(s)",
-            self.name,
-            match self.rotational {
-                Some(true) => "rotational",
-                Some(false) => "non-rotational",
-                None => "rotational ?",
-            },
-            opt(self.scheduler.clone()),
-            opt(self.nr_requests.map(|v| v.to_string())),
-            opt(self.logical_block_size_bytes.map(|v| v.to_string())),
-            opt(self.physical_block_size_bytes.map(|v| v.to_string())),
-            opt(self.write_cache.clone()),
-            opt(self.hw_queues.map(|v| v.to_string())),
-        )
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,11 +100,11 @@ mod tests {
         }
         let det = device_details(&Sysroot::new(d.path()), "nvme0n1");
         assert_eq!(
-            det.line(),
+            crate::report::text::device_details_line(&det),
             "nvme0n1: non-rotational, scheduler none, nr_requests 1023, blocks 512/4096 B (logical/physical), write cache write back, 4 hw queue(s)"
         );
         let none = device_details(&Sysroot::new(d.path()), "sdz");
         assert_eq!(none.rotational, None);
-        assert!(none.line().contains("rotational ?"));
+        assert!(crate::report::text::device_details_line(&none).contains("rotational ?"));
     }
 }

@@ -6,10 +6,10 @@
 //! `/run/udev/data` through a [`Sysroot`](crate::sysroot::Sysroot), plus
 //! `statx(STATX_MNT_ID)` on a live system. Spawns no program.
 //!
-//! * [`storage_table`] / [`render_table`]: the table, exactly as the original.
+//! * [`storage_table`]: the rows of the table.
 //! * [`resolve_dir`]: the [`Target`] behind a directory (kind, devices to
 //!   watch, the name for titles).
-//! * [`render_stack`]: the `lsblk -s -o NAME,SIZE,TYPE,MOUNTPOINT` tree.
+//! * [`device_stack`]: the `lsblk -s -o NAME,SIZE,TYPE,MOUNTPOINT` tree, as data.
 //! * [`block_stat_path`] / [`parse_block_stat`]: the I/O counters.
 
 pub mod details;
@@ -25,7 +25,7 @@ mod udev;
 pub use mountinfo::{parse_mountinfo, parse_mountinfo_line, unescape, MountInfo};
 pub use resolve::{resolve_dir, MountLookup, Target, TargetKind};
 pub use size::size_text;
-pub use stack::{device_type, render_stack};
+pub use stack::{device_stack, device_type};
 pub use stat::{block_stat_path, parse_block_stat, read_block_stats, BlockStat};
-pub use table::{render_table, storage_table, DiskRow, TABLE_HEADER};
+pub use table::{storage_table, DiskRow};
 pub use udev::{parse_udev_db, UdevDb};

@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::sysroot::Sysroot;
 
 /// One line of `/proc/<pid>/mountinfo`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct MountInfo {
     /// (1) mount ID: unique id of the mount (may be reused after umount).
     pub mount_id: u64,

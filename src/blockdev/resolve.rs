@@ -13,10 +13,11 @@ use serde::Serialize;
 
 use super::mountinfo::{self, MountInfo};
 use super::{sysfs, udev};
+use crate::fsclass::{self, FsClass};
 use crate::sysroot::Sysroot;
 
 /// What kind of storage holds the filesystem.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TargetKind {
     /// Local block device(s): disk, partition, dm, md, loop, btrfs members.
@@ -34,7 +35,7 @@ pub enum TargetKind {
 }
 
 /// How the mount holding the directory was found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MountLookup {
     /// `statx(STATX_MNT_ID)` matched a mount id: exact.
@@ -47,7 +48,7 @@ pub enum MountLookup {
 }
 
 /// The storage behind a directory.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Target {
     /// The directory asked about, as given.
     pub dir: PathBuf,
@@ -228,28 +229,6 @@ fn lookup_live<'a>(mounts: &'a [MountInfo], path: &Path) -> Found<'a> {
     mountinfo::find_by_prefix(mounts, path).map(|m| (MountLookup::Prefix, m))
 }
 
-const MEMORY_FS: &[&str] = &["tmpfs", "ramfs", "devtmpfs", "hugetlbfs"];
-const NETWORK_FS: &[&str] = &[
-    "nfs",
-    "nfs4",
-    "cifs",
-    "smb3",
-    "smbfs",
-    "ceph",
-    "glusterfs",
-    "9p",
-    "virtiofs",
-    "afs",
-    "lustre",
-    "gpfs",
-    "beegfs",
-    "ocfs2",
-    "gfs2",
-    "fuse",
-    "sshfs",
-    "davfs",
-];
-
 /// `ext4 /dev/sda1`, `nfs4 server:/export`, or the type alone when the
 /// source says nothing more (`tmpfs tmpfs`, `none`, empty).
 fn describe(m: &MountInfo) -> String {
@@ -301,8 +280,10 @@ fn classify(sys: &Sysroot, mounts: &[MountInfo], m: &MountInfo, depth: usize) ->
         }
         "zfs" => zfs(sys, m),
         "overlay" => overlay(sys, mounts, m, depth),
-        _ if MEMORY_FS.contains(&fs) => no_device(TargetKind::Memory, fs.to_string(), vec![]),
-        _ if NETWORK_FS.contains(&fs) || fs.starts_with("fuse.") || fs.starts_with("nfs") => {
+        _ if fsclass::classify(fs) == FsClass::Memory => {
+            no_device(TargetKind::Memory, fs.to_string(), vec![])
+        }
+        _ if fsclass::classify(fs) == FsClass::Network => {
             match sysfs::name_of_source(sys, &m.mount_source) {
                 Some(n) => block(sys, vec![n]),
                 None => no_device(TargetKind::Network, describe(m), vec![]),

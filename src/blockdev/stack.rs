@@ -3,37 +3,18 @@
 //! device(s) holding the filesystem down to the disks.
 //!
 //! Reads `/sys/class/block/<name>/{slaves,size,dev,dm/*,md/level,device/type}`,
-//! `/proc/self/mountinfo` and `/proc/swaps`. Tree art is UTF-8 (`├─`, `└─`,
-//! `│ `), as lsblk draws it in a UTF-8 locale; the report is UTF-8 anyway.
-//!
-//! Layout checked byte for byte against the real lsblk 2.38.1 run on the
-//! fixture trees and on live loop devices: one space between columns, SIZE
-//! right-aligned, the last column unpadded (an empty MOUNTPOINT still leaves
-//! TYPE's padding and the separator). Several members (multi-device btrfs, a
-//! ZFS pool) give one tree each, as `lsblk -s <member>...` does; a pool has
-//! no line of its own. A loop device has no slaves, so its tree is one line;
+//! `/proc/self/mountinfo` and `/proc/swaps`, and returns the tree as data
+//! ([`Stack`]); the text renderer draws it. Several members (multi-device
+//! btrfs, a ZFS pool) give one tree each, as `lsblk -s <member>...` does; a
+//! pool has no line of its own. A loop device has no slaves, so its tree is one line;
 //! its backing file is in the target's notes, not in the tree.
 
 use super::mountinfo::{self, MountInfo};
 use super::resolve::Target;
 use super::size::size_text;
 use super::sysfs;
+use crate::model::{Stack, StackNode};
 use crate::sysroot::Sysroot;
-
-/// One device line of the tree.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Node {
-    /// NAME: `dm/name` for dm devices, else the kernel name.
-    name: String,
-    /// SIZE text, empty when unreadable.
-    size: String,
-    /// TYPE (`disk`, `part`, `lvm`, `crypt`, `raid1`, `loop`...).
-    kind: String,
-    /// MOUNTPOINT, possibly empty.
-    mountpoint: String,
-    /// The devices under this one (slaves; a partition's disk).
-    children: Vec<Node>,
-}
 
 /// The lsblk TYPE of a kernel device (util-linux `get_type`).
 pub fn device_type(sys: &Sysroot, name: &str) -> String {
@@ -127,7 +108,7 @@ struct Ctx<'a> {
     swaps: Vec<String>,
 }
 
-fn node(ctx: &Ctx, name: &str, depth: usize) -> Node {
+fn node(ctx: &Ctx, name: &str, depth: usize) -> StackNode {
     let sys = ctx.sys;
     let mut kids: Vec<String> = if depth < 16 {
         sysfs::slaves(sys, name)
@@ -140,7 +121,7 @@ fn node(ctx: &Ctx, name: &str, depth: usize) -> Node {
         }
     }
     sort_by_devno(sys, &mut kids);
-    Node {
+    StackNode {
         name: sysfs::dm_name(sys, name).unwrap_or_else(|| name.replace('!', "/")),
         size: sysfs::size_bytes(sys, name)
             .map(size_text)
@@ -155,26 +136,8 @@ fn sort_by_devno(sys: &Sysroot, names: &mut [String]) {
     names.sort_by_key(|n| sysfs::devno(sys, n).map(|(a, b)| sysfs::makedev(a, b)));
 }
 
-/// Flattens the trees into (art+name, node) rows, lsblk's order.
-fn flatten<'a>(n: &'a Node, prefix: &str, branch: &str, out: &mut Vec<(String, &'a Node)>) {
-    out.push((format!("{prefix}{branch}{}", n.name), n));
-    let below = match branch {
-        "" => String::new(),
-        "├─" => format!("{prefix}│ "),
-        _ => format!("{prefix}  "),
-    };
-    for (i, c) in n.children.iter().enumerate() {
-        let b = if i + 1 == n.children.len() {
-            "└─"
-        } else {
-            "├─"
-        };
-        flatten(c, &below, b, out);
-    }
-}
-
-/// The stack lines (header first) for a stacked target, `None` otherwise.
-pub fn render_stack(sys: &Sysroot, target: &Target) -> Option<Vec<String>> {
+/// The device stack of a stacked target, `None` otherwise.
+pub fn device_stack(sys: &Sysroot, target: &Target) -> Option<Stack> {
     if !target.stacked || target.members.is_empty() {
         return None;
     }
@@ -185,64 +148,14 @@ pub fn render_stack(sys: &Sysroot, target: &Target) -> Option<Vec<String>> {
     };
     let mut roots = target.members.clone();
     sort_by_devno(sys, &mut roots);
-    let trees: Vec<Node> = roots.iter().map(|r| node(&ctx, r, 0)).collect();
-    Some(render_trees(&trees))
-}
-
-fn render_trees(trees: &[Node]) -> Vec<String> {
-    let mut rows = Vec::new();
-    for t in trees {
-        flatten(t, "", "", &mut rows);
-    }
-    let width = |s: &str| s.chars().count();
-    let name_w = rows.iter().map(|(n, _)| width(n)).max().unwrap_or(0).max(4);
-    let widest_size = rows.iter().map(|(_, n)| width(&n.size)).max().unwrap_or(0);
-    let size_w = match widest_size {
-        0..=3 => 4,
-        4 => 5,
-        w => w,
-    };
-    let type_w = rows
-        .iter()
-        .map(|(_, n)| width(&n.kind))
-        .max()
-        .unwrap_or(0)
-        .max(4);
-    // The last column is not padded (libsmartcols), but the separator
-    // before an empty MOUNTPOINT and TYPE's padding stay.
-    let line = |name: &str, size: &str, kind: &str, mp: &str| {
-        format!(
-            "{}{} {}{} {}{} {}",
-            name,
-            " ".repeat(name_w - width(name)),
-            " ".repeat(size_w.saturating_sub(width(size))),
-            size,
-            kind,
-            " ".repeat(type_w - width(kind)),
-            mp,
-        )
-    };
-    let mut out = vec![line("NAME", "SIZE", "TYPE", "MOUNTPOINT")];
-    out.extend(
-        rows.iter()
-            .map(|(name, n)| line(name, &n.size, &n.kind, &n.mountpoint)),
-    );
-    out
+    Some(Stack {
+        roots: roots.iter().map(|r| node(&ctx, r, 0)).collect(),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn leaf(name: &str, size: &str, kind: &str, mp: &str, children: Vec<Node>) -> Node {
-        Node {
-            name: name.into(),
-            size: size.into(),
-            kind: kind.into(),
-            mountpoint: mp.into(),
-            children,
-        }
-    }
 
     #[test]
     fn scsi_types() {
@@ -251,40 +164,5 @@ mod tests {
         assert_eq!(scsi_type(Some(0x7f)), "no-lun");
         assert_eq!(scsi_type(Some(42)), "disk");
         assert_eq!(scsi_type(None), "disk");
-    }
-
-    #[test]
-    fn draws_the_luks_lvm_raid1_tree() {
-        let part = |p: &str, d: &str| {
-            leaf(
-                p,
-                "3.6T",
-                "part",
-                "",
-                vec![leaf(d, "3.6T", "disk", "", vec![])],
-            )
-        };
-        let md = leaf(
-            "md0",
-            "3.6T",
-            "raid1",
-            "",
-            vec![part("sda1", "sda"), part("sdb1", "sdb")],
-        );
-        let lvm = leaf("vg0-root", "200G", "lvm", "", vec![md]);
-        let root = leaf("cryptroot", "200G", "crypt", "/", vec![lvm]);
-        assert_eq!(
-            render_trees(&[root]),
-            vec![
-                "NAME         SIZE TYPE  MOUNTPOINT",
-                "cryptroot    200G crypt /",
-                "└─vg0-root   200G lvm   ",
-                "  └─md0      3.6T raid1 ",
-                "    ├─sda1   3.6T part  ",
-                "    │ └─sda  3.6T disk  ",
-                "    └─sdb1   3.6T part  ",
-                "      └─sdb  3.6T disk  ",
-            ]
-        );
     }
 }

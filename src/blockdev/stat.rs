@@ -10,7 +10,7 @@ use crate::sysroot::Sysroot;
 
 /// The counters of one `stat` file. Sectors are 512 bytes; `*_ms` fields are
 /// milliseconds that the kernel prints as 32-bit and that wrap at 2^32.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct BlockStat {
     /// Read I/Os completed.
     pub read_ios: u64,

@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::sysroot::Sysroot;
 
 /// One row of the storage table.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct DiskRow {
     /// Kernel name (`sda`, `nvme0n1`, `vda`).
     pub name: String,
@@ -23,9 +23,6 @@ pub struct DiskRow {
     /// `device/model`, trailing blanks trimmed.
     pub model: Option<String>,
 }
-
-/// The table's header line, as the original prints it.
-pub const TABLE_HEADER: &str = "Name      Bus     Size(GB)  QDepth  Model";
 
 /// Reads the rows. A missing `/sys/block` gives an empty table.
 pub fn storage_table(sys: &Sysroot) -> Vec<DiskRow> {
@@ -61,56 +58,4 @@ pub fn storage_table(sys: &Sysroot) -> Vec<DiskRow> {
             }
         })
         .collect()
-}
-
-/// The header and one line per row: `%-8s  %-6s  %7d   %6s  %s`.
-pub fn render_table(rows: &[DiskRow]) -> Vec<String> {
-    let mut out = vec![TABLE_HEADER.to_string()];
-    for r in rows {
-        let qd = r
-            .queue_depth
-            .map_or_else(|| "?".to_string(), |q| q.to_string());
-        out.push(format!(
-            "{:<8}  {:<6}  {:>7}   {:>6}  {}",
-            r.name,
-            r.bus,
-            r.size_gib,
-            qd,
-            r.model.as_deref().unwrap_or("?")
-        ));
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn renders_like_the_original() {
-        let rows = [
-            DiskRow {
-                name: "vda".into(),
-                bus: "virtio".into(),
-                size_gib: 256,
-                queue_depth: None,
-                model: None,
-            },
-            DiskRow {
-                name: "sda".into(),
-                bus: "scsi".into(),
-                size_gib: 3726,
-                queue_depth: Some(32),
-                model: Some("WDC WD40EFRX-68N".into()),
-            },
-        ];
-        assert_eq!(
-            render_table(&rows),
-            vec![
-                "Name      Bus     Size(GB)  QDepth  Model",
-                "vda       virtio      256        ?  ?",
-                "sda       scsi       3726       32  WDC WD40EFRX-68N",
-            ]
-        );
-    }
 }

@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::sysroot::Sysroot;
 
 /// One udev database file.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct UdevDb {
     /// `E:KEY=VALUE` lines: the device's properties.
     pub properties: BTreeMap<String, String>,

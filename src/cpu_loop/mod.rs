@@ -30,7 +30,7 @@ pub const LOOP_DESCRIPTION: &str = "8 independent multiply-xorshift chains";
 pub const BATCH: u64 = 4096;
 
 /// One CPU loop step: `jobs` jobs running together.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct LoopStep {
     /// Number of jobs (threads) run together.
     pub jobs: u32,
@@ -142,19 +142,6 @@ pub fn run_step(jobs: u32, duration: Duration, interrupted: &dyn Fn() -> bool) -
         loops_per_s_mean,
         elapsed_ns: t0.elapsed().as_nanos() as u64,
         cut_short,
-        conditions: None,
-    }
-}
-
-/// A deterministic stand-in step for tests (`--fake-figures`).
-pub fn fake_step(jobs: u32, duration: Duration) -> LoopStep {
-    let each = 400_000_000.0 - 1_000.0 * f64::from(jobs);
-    LoopStep {
-        jobs,
-        loops_per_s_each: vec![each; jobs as usize],
-        loops_per_s_mean: each,
-        elapsed_ns: duration.as_nanos() as u64,
-        cut_short: false,
         conditions: None,
     }
 }

@@ -22,7 +22,7 @@ use crate::Sysroot;
 pub const NO_SLOWDOWN_RATIO: f64 = 0.9;
 
 /// Which CPUs the probe runs on, from the topology.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SmtPlan {
     /// Two siblings of one core and two CPUs of different cores.
     Probe {
@@ -45,7 +45,7 @@ pub enum SmtPlan {
 }
 
 /// The result of the SMT probe.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct SmtProbe {
     /// The CPUs chosen, or why there is nothing to probe.
     pub plan: SmtPlan,

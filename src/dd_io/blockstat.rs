@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::blockdev::BlockStat;
 
 /// What the device did during one line (after minus before).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct DeviceStatDelta {
     /// Completed read I/Os at the device.
     pub read_ios: u64,

@@ -134,10 +134,9 @@ fn test_fault() -> Option<(i32, u64)> {
 /// starts its loop right after CPU-bound setup (creating and reserving
 /// the file, filling buffers, the previous line) starts with a high
 /// estimate, and on some VMs that steers where its I/O completions run
-/// (another vCPU, woken by an IPI each time) for the whole line: on a
-/// 2-vCPU Firecracker guest a 1-job 4k line then ran at about half the
-/// rate of the same loop started after a rest. fio's jobs rest similarly
-/// while fio starts up. 200 ms leaves about 1 % of the estimate.
+/// (another vCPU, woken by an IPI each time) for the whole line, at about
+/// half the rate (measurements in `benches/README.md`). fio's jobs rest
+/// similarly while fio starts up. 200 ms leaves about 1 % of the estimate.
 pub const SETTLE: Duration = Duration::from_millis(200);
 
 /// How often the watch thread wakes while a line runs (its rest
@@ -149,10 +148,8 @@ pub const SETTLE: Duration = Duration::from_millis(200);
 /// VMs whose idle vCPUs halt, that matters: a 1-job line's completions
 /// are served on the job's vCPU or on another one, woken by an IPI each
 /// time (then the line runs at about a third of its rate), and the
-/// wake-ups of another thread change the odds. On a 2-vCPU Firecracker
-/// guest (RAM-backed loop device, 27 alternated rounds of 3 s 4k lines)
-/// the watch raised the 1-job 4k figures by 9 % (writes) and 10 %
-/// (reads), geometric means, to fio's (ratios 1.00 and 1.06).
+/// wake-ups of another thread change the odds (measurements in
+/// `benches/README.md`).
 pub const WATCH_TICK: Duration = Duration::from_millis(10);
 
 /// The watch thread's name (as /proc shows it).

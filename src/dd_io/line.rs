@@ -3,10 +3,9 @@
 use serde::Serialize;
 
 use super::blockstat::DeviceStatDelta;
-use super::tempfile;
 
 /// Write or read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Direction {
     /// `pwrite`, then one `fdatasync`.
@@ -16,7 +15,7 @@ pub enum Direction {
 }
 
 /// One measured line.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct LineResult {
     /// Block size, bytes (4096 or 1048576).
     pub block_size_bytes: u64,
@@ -97,64 +96,12 @@ impl LineResult {
     }
 }
 
-/// The report line, as the original's
-/// `printf "%-6s (%2d thread[s]): %6d MB/s  %6d IO/s  %6d µs avg. lat."`.
-/// The three figures are truncated toward zero, as the original's shell
-/// arithmetic does. A line that was cut short or stopped by an error gets
-/// a marker after it (` (interrupted)` or ` (stopped: ENOSPC)`).
-pub fn format_line(r: &LineResult) -> String {
-    let label = match r.direction {
-        Direction::Write => "Writes",
-        Direction::Read => "Reads",
-    };
-    let mut s = format!(
-        "{:<6} ({:>2} thread[s]): {:>6} MB/s  {:>6} IO/s  {:>6} \u{b5}s avg. lat.",
-        label, r.jobs, r.mb_per_s as u64, r.iops as u64, r.lat_mean_us as u64
-    );
-    if let Some(errno) = r.error_errno {
-        s.push_str(&format!(" (stopped: {})", tempfile::errno_name(errno)));
-    } else if r.error.is_some() {
-        s.push_str(" (stopped)");
-    } else if r.cut_short {
-        s.push_str(" (interrupted)");
-    }
-    s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn line(direction: Direction, jobs: u32, mb: f64, iops: f64, lat: f64) -> LineResult {
-        LineResult {
-            elapsed_ns: 1,
-            mb_per_s: mb,
-            iops,
-            lat_mean_us: lat,
-            ..LineResult::empty(4096, direction, jobs)
+impl Direction {
+    /// The report's label: `Writes`, `Reads`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Direction::Write => "Writes",
+            Direction::Read => "Reads",
         }
-    }
-
-    /// Layout from `../shared/reference/bash-original-f56350b-loop2.txt`.
-    #[test]
-    fn lines_match_the_original_layout() {
-        assert_eq!(
-            format_line(&line(Direction::Write, 1, 66.9, 16256.7, 0.2)),
-            "Writes ( 1 thread[s]):     66 MB/s   16256 IO/s       0 µs avg. lat."
-        );
-        assert_eq!(
-            format_line(&line(Direction::Read, 16, 657.0, 766.0, 2.0)),
-            "Reads  (16 thread[s]):    657 MB/s     766 IO/s       2 µs avg. lat."
-        );
-    }
-
-    #[test]
-    fn stopped_and_cut_lines_are_marked() {
-        let mut r = line(Direction::Write, 4, 1.0, 2.0, 3.0);
-        r.cut_short = true;
-        assert!(format_line(&r).ends_with("avg. lat. (interrupted)"));
-        r.error = Some("x".into());
-        r.error_errno = Some(libc::ENOSPC);
-        assert!(format_line(&r).ends_with("avg. lat. (stopped: ENOSPC)"));
     }
 }

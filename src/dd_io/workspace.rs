@@ -16,7 +16,9 @@ use super::region::{
     Span,
 };
 use super::tempfile::{self, TempFile};
-use super::{Direction, IoConfig, IoSkip, LineResult};
+use super::{
+    check_target, small_region, Advisory, Direction, IoConfig, IoSkip, LineResult, SettleOnDrop,
+};
 use crate::blockdev::{parse_block_stat, BlockStat};
 use crate::sysroot::Sysroot;
 
@@ -36,7 +38,12 @@ pub struct Workspace {
     nonce: u64,
     sysroot: Sysroot,
     stat_path: Option<PathBuf>,
-    warnings: Vec<String>,
+    advisories: Vec<Advisory>,
+    /// ext4 `data=journal`: O_DIRECT goes through the journal.
+    journaled: bool,
+    /// Dropped after the file (fields drop in order): gives the freed
+    /// space time to come back.
+    _settle: SettleOnDrop,
 }
 
 fn skip(reason: String) -> IoSkip {
@@ -44,19 +51,11 @@ fn skip(reason: String) -> IoSkip {
 }
 
 fn os_reason(dir: &Path, what: &str, e: &std::io::Error) -> IoSkip {
-    let d = dir.display();
-    let hint = match e.raw_os_error() {
-        Some(libc::EROFS) => "the filesystem is read-only; use --dir on a writable one",
-        Some(libc::EACCES) | Some(libc::EPERM) => {
-            "no permission to write there; use --dir on a directory you can write to"
-        }
-        Some(libc::ENOSPC) | Some(libc::EDQUOT) => {
-            "not enough space; free some or lower --max-size"
-        }
-        Some(libc::ENOENT) | Some(libc::ENOTDIR) => "no such directory; check --dir",
-        _ => "use --dir on another filesystem",
-    };
-    skip(format!("{d}: {what}: {e}: {hint}"))
+    skip(format!(
+        "{}: {what}: {e}: {}",
+        dir.display(),
+        super::errno_hint(e.raw_os_error())
+    ))
 }
 
 /// A run nonce from the clock and the pid.
@@ -103,8 +102,11 @@ fn probe(fd: i32, align_bytes: u64, len_bytes: u64) -> std::io::Result<()> {
 
 /// Opens the workspace in `cfg.dir`, or says why the sections are skipped.
 pub fn prepare(cfg: &IoConfig) -> Result<Workspace, IoSkip> {
+    let policy = check_target(cfg)?;
     let dir = &cfg.dir;
     let d = dir.display();
+    // Before the file exists: the free space to come back to.
+    let settle = SettleOnDrop::new(dir);
     let fs =
         tempfile::fs_info(dir).map_err(|e| os_reason(dir, "cannot query the filesystem", &e))?;
     if fs.read_only {
@@ -142,7 +144,7 @@ pub fn prepare(cfg: &IoConfig) -> Result<Workspace, IoSkip> {
         )
     })?;
 
-    let mut warnings = Vec::new();
+    let mut advisories = Vec::new();
     let page = tempfile::page_size_bytes();
     let lbs = cfg
         .stat_dev
@@ -166,19 +168,21 @@ pub fn prepare(cfg: &IoConfig) -> Result<Workspace, IoSkip> {
         if e.raw_os_error() == Some(libc::EINVAL) {
             direct_io = false;
             let _ = tempfile::set_direct(fd, false);
-            warnings.push(format!(
-                "{d}: O_DIRECT not supported by this filesystem: using buffered I/O with fdatasync; \
-                 the storage figures measure the page cache, not the device"
-            ));
+            advisories.push(Advisory::Buffered { dir: dir.clone() });
         } else {
             return Err(os_reason(dir, "cannot write the temporary file", &e));
         }
     }
     if let Some(name) = memory_fs {
-        warnings.push(format!(
-            "{d}: the filesystem is {name}, memory-backed: the storage figures measure memory, not a disk"
-        ));
+        advisories.push(Advisory::MemoryBacked {
+            dir: dir.clone(),
+            fs: name.to_string(),
+        });
     }
+    if policy.journaled {
+        advisories.push(Advisory::Journaled);
+    }
+    advisories.extend(small_region(file_size_bytes, cfg.max_jobs));
     let stat_path = cfg
         .stat_dev
         .as_deref()
@@ -195,7 +199,9 @@ pub fn prepare(cfg: &IoConfig) -> Result<Workspace, IoSkip> {
         nonce,
         sysroot: cfg.sysroot.clone(),
         stat_path,
-        warnings,
+        advisories,
+        journaled: policy.journaled,
+        _settle: settle,
     })
 }
 
@@ -215,37 +221,20 @@ impl Workspace {
         self.memory_fs
     }
 
-    /// True when created with `O_TMPFILE` (false: named, unlinked at once).
-    pub fn anonymous_file(&self) -> bool {
-        self.file.anonymous
-    }
-
-    /// Buffer alignment in use, bytes.
-    pub fn align_bytes(&self) -> u64 {
-        self.align_bytes
-    }
-
     /// Bytes of the file this run has written so far.
     pub fn written_bytes(&self) -> u64 {
         self.written.total_bytes()
     }
 
-    /// Warnings for stderr (buffered fallback, memory-backed filesystem).
-    pub fn warnings(&self) -> &[String] {
-        &self.warnings
+    /// What stderr should say before the lines run.
+    pub fn advisories(&self) -> &[Advisory] {
+        &self.advisories
     }
 
-    /// What the section title must add, if anything: `"tmpfs: memory"`,
-    /// `"buffered: page cache"`, or both joined by `", "`.
-    pub fn title_note(&self) -> Option<String> {
-        let mut parts = Vec::new();
-        if let Some(name) = self.memory_fs {
-            parts.push(format!("{name}: memory"));
-        }
-        if !self.direct_io {
-            parts.push("buffered: page cache".to_string());
-        }
-        (!parts.is_empty()).then(|| parts.join(", "))
+    /// The storage titles' facts: O_DIRECT reaching the device, and the
+    /// memory-backed filesystem measured, if any.
+    pub fn title_facts(&self) -> (bool, Option<&'static str>) {
+        (self.direct_io && !self.journaled, self.memory_fs)
     }
 
     fn device_stat(&self) -> Option<BlockStat> {

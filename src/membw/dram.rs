@@ -46,7 +46,7 @@ const CMD_TRIAD: u32 = 1;
 const CMD_QUIT: u32 = 2;
 
 /// How the kernels store their results.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Stores {
     /// Ordinary stores through the caches (the destination line is read
@@ -68,7 +68,7 @@ impl Stores {
 }
 
 /// How big the arrays are, and why.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ArrayPlan {
     /// Bytes of each of the three arrays (all threads' slices together).
     pub array_bytes: u64,
@@ -212,7 +212,7 @@ impl PassLimits {
 }
 
 /// One run of copy and triad with a number of threads.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct DramRun {
     /// Threads, one per CPU in `cpus`.
     pub threads: u32,
@@ -239,7 +239,7 @@ pub struct DramRun {
 }
 
 /// The extended report's DRAM section: 1 thread and all usable CPUs.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct DramBandwidth {
     /// Array sizes and the reason.
     pub plan: ArrayPlan,

@@ -23,7 +23,7 @@ pub const BLOCK_BYTES: usize = 1 << 20;
 const PAGE_ALIGN: usize = 64 << 10;
 
 /// The dd-equivalent bandwidth measurement.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DdBandwidth {
     /// Bytes copied from `/dev/zero` to `/dev/null`.
     pub bytes: u64,
@@ -95,15 +95,6 @@ pub fn measure(
         elapsed_ns: elapsed.as_nanos() as u64,
         cut_short,
     })
-}
-
-/// A deterministic stand-in for tests (`--fake-figures`): 30.9 GB/s.
-pub fn fake() -> DdBandwidth {
-    DdBandwidth {
-        bytes: 30_900_000_000,
-        elapsed_ns: 1_000_000_001,
-        cut_short: false,
-    }
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use crate::cpu_loop::smt::SmtProbe;
 use crate::cpu_loop::LoopStep;
 use crate::dd_io::{DeviceStatDelta, Direction, LineResult};
 use crate::membw::dram::{DramBandwidth, DramRun};
+use crate::model::BlockSize;
 use crate::sysinfo::procstat::MhzSource;
 
 /// `[ Extended: CPU ]`: steal time and clock of each loop step, then the
@@ -101,13 +102,10 @@ pub fn foreign_ios(line: &LineResult, d: &DeviceStatDelta) -> Option<u64> {
 
 /// One line of latency percentiles and device counters.
 pub fn io_latency_line(l: &LineResult) -> String {
-    let label = match l.direction {
-        Direction::Write => "Writes",
-        Direction::Read => "Reads",
-    };
+    let label = l.direction.label();
     let mut s = format!(
         "{} {:<6} ({:2} thread[s]): p50 {:>8.1}  p90 {:>8.1}  p99 {:>8.1}  p99.9 {:>8.1}  max {:>9.1} µs",
-        if l.block_size_bytes >= 1 << 20 { "1M" } else { "4k" },
+        BlockSize::from_bytes(l.block_size_bytes).map_or("?", BlockSize::label),
         label,
         l.jobs,
         l.lat_p50_us,
@@ -137,7 +135,7 @@ pub fn io_latency_line(l: &LineResult) -> String {
 pub fn storage_lines(lines: &[LineResult], devices: &[DeviceDetails]) -> Vec<String> {
     let mut v: Vec<String> = devices
         .iter()
-        .map(|d| format!("Device    : {}", d.line()))
+        .map(|d| format!("Device    : {}", super::text::device_details_line(d)))
         .collect();
     if devices.is_empty() {
         v.push("Device    : no local block device".to_string());
@@ -151,7 +149,11 @@ mod tests {
     use super::*;
 
     fn line(direction: Direction, ios: u64, dev: Option<DeviceStatDelta>) -> LineResult {
-        let mut l = crate::report::fake_line(4096, direction, 1);
+        let mut l = LineResult::empty(4096, direction, 1);
+        l.lat_p90_us = 40.0;
+        l.lat_p99_us = 40.0;
+        l.lat_p999_us = 40.0;
+        l.lat_max_us = 40.0;
         l.ios = ios;
         l.lat_p50_us = 12.0;
         l.device_stat_delta = dev;

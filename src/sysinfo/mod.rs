@@ -8,7 +8,7 @@ pub mod procstat;
 use crate::Sysroot;
 
 /// The fields `uname -a` prints (GNU coreutils and busybox form).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Uname {
     /// Kernel name (`Linux`).
     pub sysname: String,

@@ -19,7 +19,7 @@ use anyhow::Context;
 use crate::Sysroot;
 
 /// Jiffies spent in each state by one CPU or by all (one `cpu` line).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CpuTimes {
     /// Normal processes in user mode.
     pub user: u64,
@@ -106,7 +106,7 @@ impl CpuTimes {
 }
 
 /// The `cpu` lines of `/proc/stat`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ProcStat {
     /// The aggregate `cpu` line (all CPUs), `None` when absent.
     pub total: Option<CpuTimes>,
@@ -174,7 +174,7 @@ pub fn parse_cpuinfo_mhz(text: &str) -> Vec<(u32, f64)> {
 }
 
 /// Where a CPU's clock was read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MhzSource {
     /// `cpufreq/scaling_cur_freq` (kHz).
@@ -222,7 +222,7 @@ pub fn read_mhz(sys: &Sysroot, cpus: &[u32]) -> (MhzSource, Vec<(u32, f64)>) {
 }
 
 /// One reading of `/proc/stat` and of the CPUs' clocks.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct CpuSample {
     /// The `cpu` lines of `/proc/stat`.
     pub stat: ProcStat,
@@ -260,7 +260,7 @@ fn mean(it: impl Iterator<Item = f64>) -> Option<f64> {
 }
 
 /// What the CPUs went through during one step.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StepConditions {
     /// Share of all CPUs' time stolen by the hypervisor during the step,
     /// in percent (aggregate `cpu` line of `/proc/stat`).

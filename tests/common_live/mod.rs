@@ -3,6 +3,11 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+
+#[path = "../common_skip/mod.rs"]
+mod skip_impl;
+#[allow(unused_imports)]
+pub use skip_impl::{skip, this_test};
 use std::process::Command;
 
 pub fn have(tool: &str) -> bool {
@@ -30,8 +35,7 @@ pub fn skip_reason(tools: &[&str]) -> Option<String> {
 macro_rules! need {
     ($($tool:expr),*) => {
         if let Some(why) = $crate::common_live::skip_reason(&["losetup", "mount", "umount", $($tool),*]) {
-            let test = std::thread::current().name().unwrap_or("?").to_string();
-            eprintln!("skipping {test}: {why}");
+            $crate::common_live::skip(&$crate::common_live::this_test(), &why);
             return;
         }
     };

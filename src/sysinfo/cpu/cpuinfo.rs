@@ -66,7 +66,7 @@ const TYPE_KEYS: &[(&str, Field)] = &[
 /// Each field holds the first value of its block, encoded as lscpu prints
 /// it (control and non-ASCII bytes as `\xHH`, see
 /// [`safe_encode`](super::render::safe_encode)).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct CpuinfoType {
     /// `vendor_id`, `vendor`, `CPU implementer` or `mvendorid`.
     pub vendor: Option<String>,
@@ -118,7 +118,7 @@ impl CpuinfoType {
 }
 
 /// "This CPU gets this type", in cpuinfo order; later entries win.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Assignment {
     /// Logical CPU number (`processor` line).
     pub cpu: u32,
@@ -130,7 +130,7 @@ pub struct Assignment {
 
 /// What `/proc/cpuinfo` says: the CPU types in lscpu's order (sorted and
 /// merged, 2.41+ rules) and which CPU has which type.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Cpuinfo {
     /// Distinct CPU types, sorted by (vendor, model, model name, stepping).
     pub types: Vec<CpuinfoType>,

@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 /// A set of logical CPU numbers below a fixed bound.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct CpuSet {
     words: Vec<u64>,
 }

@@ -40,7 +40,7 @@ const SYS_CPU: &str = "/sys/devices/system/cpu";
 const DEFAULT_MAX_CPUS: usize = 2048;
 
 /// The last line of a CPU type's block, as lscpu chooses it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(tag = "label", content = "value")]
 pub enum SocketLine {
     /// `Socket(s):` with the number of sockets (or sockets per book).
@@ -53,7 +53,7 @@ pub enum SocketLine {
 }
 
 /// One CPU type of the summary.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct CpuType {
     /// `Model name:` value; `None` is printed as `-`.
     pub model_name: Option<String>,
@@ -76,7 +76,7 @@ pub struct CpuType {
 }
 
 /// What lscpu's summary says about the CPU types, and its label width.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct CpuSummary {
     /// The CPU types in lscpu's order (none when cpuinfo has no type).
     pub types: Vec<CpuType>,
@@ -90,13 +90,13 @@ pub struct CpuSummary {
 }
 
 impl CpuSummary {
-    /// The exact lines `lscpu | grep -E 'Model name|Thread|Core|Socket'`
-    /// prints, padded as lscpu pads them.
-    pub fn lines(&self) -> Vec<String> {
-        let w = self.label_width_chars;
+    /// The (label, value) pairs of the lines
+    /// `lscpu | grep -E 'Model name|Thread|Core|Socket'` prints, in order;
+    /// the text renderer pads them to [`CpuSummary::label_width_chars`].
+    pub fn entries(&self) -> Vec<(String, String)> {
         let mut out = Vec::new();
         for t in &self.types {
-            let l = |label: &str, value: &str| render::line(label, value, w);
+            let l = |label: &str, value: &str| (label.to_string(), value.to_string());
             out.push(l("Model name:", t.model_name.as_deref().unwrap_or("-")));
             if let Some(b) = &t.bios_model_name {
                 out.push(l("BIOS Model name:", b));

@@ -8,7 +8,7 @@ use super::cpuset::CpuSet;
 use crate::Sysroot;
 
 /// The labels of lscpu's summary that can set the column width.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct WideLabels {
     /// `Vulnerability <Name>:` labels, one per non-empty file.
     pub vulnerabilities: Vec<String>,
@@ -129,11 +129,6 @@ pub fn safe_encode(raw: &[u8]) -> String {
     out
 }
 
-/// One summary line: the label padded to `width`, a space, the value.
-pub fn line(label: &str, value: &str, width: usize) -> String {
-    format!("{label:<width$} {value}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,10 +180,5 @@ mod tests {
         assert_eq!(safe_encode(b"a\tb\x7f"), "a\\x09b\\x7f");
         assert_eq!(safe_encode("é".as_bytes()), "\\xc3\\xa9");
         assert_eq!(safe_encode(b"\\x41 \\y"), "\\x5cx41 \\y");
-    }
-
-    #[test]
-    fn padding() {
-        assert_eq!(line("Socket(s):", "1", 20), "Socket(s):           1");
     }
 }

@@ -24,7 +24,7 @@ pub struct CpuMasks {
 }
 
 /// The topology figures of one CPU type.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Topology {
     /// Threads per core (`Thread(s) per core:`).
     pub threads_per_core: u64,
@@ -45,7 +45,7 @@ pub struct Topology {
 }
 
 /// The s390 `CPU Topology SW:` figures of `/proc/sysinfo`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct SysinfoTopology {
     /// Drawers in the system.
     pub drawers: u64,

@@ -1,0 +1,510 @@
+//! The report model: plain typed data for a whole run, or for a report read
+//! back from text or JSON.
+//!
+//! The runner ([`crate::run`]) fills a [`Report`] section by section; the
+//! renderers ([`crate::report::text`], [`crate::report::json`]) turn it into
+//! the text report or the JSON document; the readers
+//! ([`crate::report::read`]) turn our text, our JSON and the bash original's
+//! text back into it. The JSON document *is* this model, serialized: a few
+//! parts are written in their printed form (the CPU info lines, the device
+//! stack's lines, the failed sections' names), through small serde views
+//! below. Facts that only a text report carries (the bash original's
+//! header, sections this model does not structure) are kept beside it,
+//! never in the JSON.
+
+use serde::{Deserialize, Serialize};
+
+use crate::blockdev::details::DeviceDetails;
+use crate::blockdev::{DiskRow, Target};
+use crate::cpu_loop::smt::SmtProbe;
+use crate::cpu_loop::LoopStep;
+use crate::dd_io::LineResult;
+use crate::membw::dram::DramBandwidth;
+use crate::membw::DdBandwidth;
+use crate::plan::Plan;
+use crate::sysinfo::cpu::CpuSummary;
+
+/// Version of the JSON document's layout: bumped (major) whenever a key
+/// changes meaning or disappears; new keys keep it.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The version of the bash original whose report this port reproduces.
+pub const ORIGINAL_VERSION: &str = "1.0";
+
+/// A section of the report that `--only` / `--skip` can name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Section {
+    /// `[ CPU info ]`
+    Cpuinfo,
+    /// `[ CPU loop ]`
+    Cpu,
+    /// `[ Memory ]`
+    Memory,
+    /// `[ Storage info ]` (and the device stack)
+    Storage,
+    /// `[ Storage bandwidth - ... ]`
+    Io,
+}
+
+impl Section {
+    /// Every section, in report order.
+    pub const ALL: [Section; 5] = [
+        Section::Cpuinfo,
+        Section::Cpu,
+        Section::Memory,
+        Section::Storage,
+        Section::Io,
+    ];
+
+    /// The name used on the command line and in the JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Section::Cpuinfo => "cpuinfo",
+            Section::Cpu => "cpu",
+            Section::Memory => "memory",
+            Section::Storage => "storage",
+            Section::Io => "io",
+        }
+    }
+}
+
+/// A block size of the storage bandwidth sections.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum BlockSize {
+    /// 4 KiB: the IOPS-bound section.
+    K4,
+    /// 1 MiB: the bandwidth-bound section.
+    M1,
+}
+
+impl BlockSize {
+    /// Both, in report order.
+    pub const ALL: [BlockSize; 2] = [BlockSize::K4, BlockSize::M1];
+
+    /// Bytes per I/O.
+    pub fn bytes(self) -> u64 {
+        match self {
+            BlockSize::K4 => 4 << 10,
+            BlockSize::M1 => 1 << 20,
+        }
+    }
+
+    /// The label of the report and the command line: `4k`, `1M`.
+    pub fn label(self) -> &'static str {
+        match self {
+            BlockSize::K4 => "4k",
+            BlockSize::M1 => "1M",
+        }
+    }
+
+    /// The block size of `bytes`, if it is one of ours.
+    pub fn from_bytes(bytes: u64) -> Option<BlockSize> {
+        BlockSize::ALL.into_iter().find(|b| b.bytes() == bytes)
+    }
+
+    /// The block size labelled `label` (`4k`, `1M`).
+    pub fn from_label(label: &str) -> Option<BlockSize> {
+        BlockSize::ALL.into_iter().find(|b| b.label() == label)
+    }
+}
+
+/// What the header states so that two reports can be compared.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    /// This port's version (Cargo.toml).
+    pub port_version: String,
+    /// What `uname -a` prints.
+    pub kernel: String,
+    /// `rustc --version` at build time.
+    pub rustc: String,
+    /// The target triple built for.
+    pub target: String,
+    /// True for a statically linked executable.
+    pub static_build: bool,
+    /// The CPU loop's definition version.
+    pub loop_version: u32,
+    /// A few words on what one loop is.
+    pub loop_description: String,
+}
+
+impl Header {
+    /// The header of this build, for the given `uname -a` text.
+    pub fn this_build(kernel: String) -> Header {
+        Header {
+            port_version: env!("CARGO_PKG_VERSION").to_string(),
+            kernel,
+            rustc: env!("QB_RUSTC_VERSION").to_string(),
+            target: env!("QB_TARGET").to_string(),
+            static_build: cfg!(target_feature = "crt-static"),
+            loop_version: crate::cpu_loop::LOOP_VERSION,
+            loop_description: crate::cpu_loop::LOOP_DESCRIPTION.to_string(),
+        }
+    }
+}
+
+/// The header of a report printed by the bash original, which names the
+/// bash and dd versions its figures depend on instead of a build.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Original {
+    /// `Quickbench: 1.0`.
+    pub version: String,
+    /// The `Bash      :` line's value, when present.
+    pub bash: Option<String>,
+    /// The `dd        :` line's value, when present.
+    pub dd: Option<String>,
+}
+
+/// One `Label: value` line of `[ CPU info ]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CpuInfoLine {
+    /// With its colon: `Model name:`.
+    pub label: String,
+    /// The value, as lscpu prints it.
+    pub value: String,
+}
+
+/// `[ CPU info ]`: the lines lscpu would print, and the summary behind them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(into = "CpuInfoWire", try_from = "CpuInfoWire")]
+pub struct CpuInfo {
+    /// lscpu's label column width, in characters (values start one space
+    /// after it).
+    pub label_width_chars: usize,
+    /// The lines, in order; empty when no CPU was found.
+    pub lines: Vec<CpuInfoLine>,
+    /// The structured summary (live runs and JSON only).
+    pub summary: Option<CpuSummary>,
+}
+
+impl CpuInfo {
+    /// The info of a summary.
+    pub fn from_summary(summary: CpuSummary) -> CpuInfo {
+        CpuInfo {
+            label_width_chars: summary.label_width_chars,
+            lines: summary
+                .entries()
+                .into_iter()
+                .map(|(label, value)| CpuInfoLine { label, value })
+                .collect(),
+            summary: Some(summary),
+        }
+    }
+}
+
+/// The JSON form of [`CpuInfo`]: the exact text lines and the summary.
+#[derive(Serialize, Deserialize)]
+struct CpuInfoWire {
+    lines: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    summary: Option<CpuSummary>,
+}
+
+impl From<CpuInfo> for CpuInfoWire {
+    fn from(c: CpuInfo) -> Self {
+        CpuInfoWire {
+            lines: crate::report::text::cpu_info_lines(&c),
+            summary: c.summary,
+        }
+    }
+}
+
+impl TryFrom<CpuInfoWire> for CpuInfo {
+    type Error = String;
+    fn try_from(w: CpuInfoWire) -> Result<Self, String> {
+        let mut info = crate::report::read::cpu_info_from_lines(&w.lines)?;
+        info.summary = w.summary;
+        Ok(info)
+    }
+}
+
+/// `[ Memory ]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(into = "MemoryWire", from = "MemoryWire")]
+pub struct Memory {
+    /// `MemTotal` of /proc/meminfo, KiB (what `Total` shows, `>> 10`).
+    pub mem_total_kib: Option<u64>,
+    /// The dd-equivalent measurement (`/dev/zero` to `/dev/null`, 1 MiB).
+    /// Read back from text, it is a rate equal to the printed one (the
+    /// bytes of one second).
+    pub dd_bandwidth: Option<DdBandwidth>,
+}
+
+/// The JSON form of [`Memory`], with the printed figures beside the raw ones.
+#[derive(Serialize, Deserialize)]
+struct MemoryWire {
+    mem_total_kib: Option<u64>,
+    total_mb: Option<u64>,
+    dd_bandwidth: Option<DdBandwidth>,
+    dd_bandwidth_bytes_per_s: Option<f64>,
+    dd_bandwidth_text: Option<String>,
+}
+
+impl From<Memory> for MemoryWire {
+    fn from(m: Memory) -> Self {
+        MemoryWire {
+            mem_total_kib: m.mem_total_kib,
+            total_mb: m.mem_total_kib.map(|k| k >> 10),
+            dd_bandwidth_bytes_per_s: m.dd_bandwidth.as_ref().map(DdBandwidth::bytes_per_s),
+            dd_bandwidth_text: m
+                .dd_bandwidth
+                .as_ref()
+                .map(|b| crate::units::dd_rate(b.bytes, b.elapsed_ns)),
+            dd_bandwidth: m.dd_bandwidth,
+        }
+    }
+}
+
+impl From<MemoryWire> for Memory {
+    fn from(w: MemoryWire) -> Self {
+        Memory {
+            mem_total_kib: w.mem_total_kib.or(w.total_mb.map(|mb| mb << 10)),
+            dd_bandwidth: w.dd_bandwidth,
+        }
+    }
+}
+
+/// One device of the `[ Storage device stack ]` tree, as lsblk shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StackNode {
+    /// NAME: the dm name for dm devices, else the kernel name.
+    pub name: String,
+    /// SIZE text (`3.6T`), empty when unreadable.
+    pub size: String,
+    /// TYPE (`disk`, `part`, `lvm`, `crypt`, `raid1`, `loop`...).
+    pub kind: String,
+    /// MOUNTPOINT, possibly empty.
+    pub mountpoint: String,
+    /// The devices under this one (slaves; a partition's disk).
+    pub children: Vec<StackNode>,
+}
+
+/// `[ Storage device stack ]`: one tree per member device holding the
+/// filesystem, from the device down to the disks. In the JSON: the lines.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "Vec<String>", try_from = "Vec<String>")]
+pub struct Stack {
+    /// The trees, in lsblk's order.
+    pub roots: Vec<StackNode>,
+}
+
+impl From<Stack> for Vec<String> {
+    fn from(s: Stack) -> Self {
+        crate::report::text::stack_lines(&s)
+    }
+}
+
+impl TryFrom<Vec<String>> for Stack {
+    type Error = String;
+    fn try_from(lines: Vec<String>) -> Result<Self, String> {
+        crate::report::read::stack_from_lines(&lines)
+    }
+}
+
+/// How the storage bandwidth sections ran: what their titles say.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IoSetup {
+    /// The device name of the titles (`vda`, `dm-1`, `tmpfs`); `None` for
+    /// the bash original's releases that printed no device.
+    pub device: Option<String>,
+    /// The memory-backed filesystem measured (tmpfs, ramfs), if any.
+    pub memory_fs: Option<String>,
+    /// O_DIRECT reached the device (false: buffered fallback, or ext4
+    /// `data=journal`, which serves O_DIRECT through the page cache).
+    pub direct_io: bool,
+}
+
+/// The sections `--extended` adds (steal time and clock are in each CPU
+/// loop step's `conditions`; latency percentiles and device counters in
+/// each storage line).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Extended {
+    /// Two jobs on SMT siblings against two on separate cores.
+    pub smt_probe: Option<SmtProbe>,
+    /// DRAM copy and triad, 1 thread and all CPUs.
+    pub dram: Option<DramBandwidth>,
+    /// Queue settings of the benchmarked device(s).
+    pub device_details: Vec<DeviceDetails>,
+}
+
+/// A section that could not run, and why (the exit status is 1 when there
+/// is one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// The section.
+    pub section: Section,
+    /// What went wrong, in words (empty when read from a JSON document,
+    /// which keeps only the names).
+    pub reason: String,
+}
+
+/// The failed sections, once each, in report order. In the JSON: names.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "Vec<Section>", from = "Vec<Section>")]
+pub struct Failures(Vec<Failure>);
+
+impl Failures {
+    /// Records a failure of `section` (the first reason is kept).
+    pub fn add(&mut self, section: Section, reason: impl Into<String>) {
+        if !self.contains(section) {
+            self.0.push(Failure {
+                section,
+                reason: reason.into(),
+            });
+            self.0.sort_by_key(|f| f.section);
+        }
+    }
+
+    /// True when `section` failed.
+    pub fn contains(&self, section: Section) -> bool {
+        self.0.iter().any(|f| f.section == section)
+    }
+
+    /// True when nothing failed.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The failures, in report order.
+    pub fn iter(&self) -> impl Iterator<Item = &Failure> {
+        self.0.iter()
+    }
+}
+
+impl From<Failures> for Vec<Section> {
+    fn from(f: Failures) -> Self {
+        f.0.into_iter().map(|f| f.section).collect()
+    }
+}
+
+impl From<Vec<Section>> for Failures {
+    fn from(v: Vec<Section>) -> Self {
+        let mut f = Failures::default();
+        for s in v {
+            f.add(s, "");
+        }
+        f
+    }
+}
+
+/// A section kept as its printed lines: one that this model does not
+/// structure when read from text (the extended sections, the plan).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawSection {
+    /// The title, without the brackets.
+    pub title: String,
+    /// Its lines.
+    pub lines: Vec<String>,
+}
+
+/// A whole report.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Report {
+    /// Version of the JSON document's layout ([`SCHEMA_VERSION`]).
+    pub schema_version: u32,
+    /// Build and version facts (the text header). For a report of the bash
+    /// original, only `kernel` is known; see `original`.
+    pub quickbench: Header,
+    /// Host name (uname nodename).
+    pub hostname: String,
+    /// When the run started, UTC, RFC 3339 (`2026-12-02T15:20:00Z`).
+    pub timestamp_utc: Option<String>,
+    /// The loop delay, seconds, when known.
+    pub loop_delay_s: Option<f64>,
+    /// The sections selected, in report order.
+    pub sections: Vec<Section>,
+    /// True for `--dry-run` (nothing measured).
+    pub dry_run: bool,
+    /// The benchmark directory and the storage behind it.
+    pub storage_target: Option<Target>,
+    /// `[ CPU info ]`.
+    pub cpu_info: Option<CpuInfo>,
+    /// `[ CPU loop ]` steps.
+    pub cpu_loop: Vec<LoopStep>,
+    /// `[ Memory ]`.
+    pub memory: Option<Memory>,
+    /// `[ Storage info ]` rows.
+    pub storage_info: Option<Vec<DiskRow>>,
+    /// `[ Storage device stack ]`, when the device is stacked.
+    pub storage_stack: Option<Stack>,
+    /// What the storage bandwidth titles say, once they ran.
+    #[serde(default)]
+    pub storage_io: Option<IoSetup>,
+    /// `[ Storage bandwidth ]` lines, 4k then 1M.
+    pub storage_bandwidth: Vec<LineResult>,
+    /// Why the storage bandwidth sections did not run, or stopped early.
+    pub storage_bandwidth_skipped: Option<String>,
+    /// `[ Plan ]` of `--dry-run`.
+    pub plan: Option<Plan>,
+    /// What `--extended` adds.
+    pub extended: Option<Extended>,
+    /// Sections that could not run (the exit status is then 1).
+    pub failed_sections: Failures,
+    /// For a report printed by the bash original: its header.
+    #[serde(skip)]
+    pub original: Option<Original>,
+    /// Sections read from text that the model does not structure, in order
+    /// (they come after every structured one).
+    #[serde(skip)]
+    pub raw_sections: Vec<RawSection>,
+    /// Lines read from text that belong to no section's layout (messages a
+    /// script sent to stdout, such as a `grep:` error).
+    #[serde(skip)]
+    pub stray_lines: Vec<String>,
+}
+
+impl Report {
+    /// An empty report of this build, for `kernel` (the `uname -a` text).
+    pub fn new(kernel: String, hostname: String) -> Report {
+        Report {
+            schema_version: SCHEMA_VERSION,
+            quickbench: Header::this_build(kernel),
+            hostname,
+            timestamp_utc: None,
+            loop_delay_s: None,
+            sections: Vec::new(),
+            dry_run: false,
+            storage_target: None,
+            cpu_info: None,
+            cpu_loop: Vec::new(),
+            memory: None,
+            storage_info: None,
+            storage_stack: None,
+            storage_io: None,
+            storage_bandwidth: Vec::new(),
+            storage_bandwidth_skipped: None,
+            plan: None,
+            extended: None,
+            failed_sections: Failures::default(),
+            original: None,
+            raw_sections: Vec::new(),
+            stray_lines: Vec::new(),
+        }
+    }
+
+    /// True when `s` was selected.
+    pub fn runs(&self, s: Section) -> bool {
+        self.sections.contains(&s)
+    }
+
+    /// The exit status this report calls for: 0, or 1 when a section
+    /// could not run.
+    pub fn exit_status(&self) -> u8 {
+        u8::from(!self.failed_sections.is_empty())
+    }
+
+    /// The storage lines of one block size, in order.
+    pub fn lines_of(&self, bs: BlockSize) -> impl Iterator<Item = &LineResult> {
+        self.storage_bandwidth
+            .iter()
+            .filter(move |l| l.block_size_bytes == bs.bytes())
+    }
+
+    /// The block sizes that have lines, in report order.
+    pub fn block_sizes(&self) -> Vec<BlockSize> {
+        BlockSize::ALL
+            .into_iter()
+            .filter(|b| self.lines_of(*b).next().is_some())
+            .collect()
+    }
+}

@@ -1,0 +1,1002 @@
+//! Readers: a report's text or JSON back into the model.
+//!
+//! [`read_report`] takes any of: our JSON document, our text report, or the
+//! bash original's text report, in every layout it printed (device in the
+//! bandwidth titles or not, the `[ Storage device stack ]` block, stray
+//! stderr lines such as `grep: /sys/block/*/*/dev: No such file or
+//! directory` mixed in, a run cut short at any line, CRLF line ends, and
+//! the whitespace-collapsed form a report takes when pasted through a web
+//! page: single spaces, no blank lines). Text before the header and after
+//! the last readable line (prose around a pasted report) is kept aside.
+//!
+//! Our own text reads back exactly: `text::render(read(text)) == text`.
+//! What cannot be read is a [`ReadError`] naming the file and the line.
+
+use std::fmt;
+
+use crate::blockdev::DiskRow;
+use crate::cpu_loop::LoopStep;
+use crate::dd_io::{Direction, LineResult};
+use crate::membw::DdBandwidth;
+use crate::model::{
+    BlockSize, CpuInfo, CpuInfoLine, IoSetup, Memory, Original, RawSection, Report, Section, Stack,
+    StackNode, SCHEMA_VERSION,
+};
+use crate::report::text::{BUFFERED_NOTE, MEMORY_NOTE};
+
+/// Why a report could not be read: the file, the line (1-based; 0 when the
+/// whole file is at fault) and what was expected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadError {
+    /// The file as named by the user (`-` for stdin).
+    pub file: String,
+    /// The line, 1-based; 0 for the whole file.
+    pub line: usize,
+    /// What is wrong and what was expected.
+    pub message: String,
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.message)
+        } else {
+            write!(f, "{}:{}: {}", self.file, self.line, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// Reads a report of any kind: JSON when it starts with `{`, text otherwise.
+pub fn read_report(file: &str, text: &str) -> Result<Report, ReadError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.trim_start().starts_with('{') {
+        read_json(file, text)
+    } else {
+        read_text(file, text)
+    }
+}
+
+/// Reads our JSON document, refusing a newer major layout.
+pub fn read_json(file: &str, text: &str) -> Result<Report, ReadError> {
+    let err = |line: usize, message: String| ReadError {
+        file: file.to_string(),
+        line,
+        message,
+    };
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| err(e.line(), format!("not valid JSON: {e}")))?;
+    match value.get("schema_version").and_then(|v| v.as_u64()) {
+        Some(v) if v == u64::from(SCHEMA_VERSION) => {}
+        Some(v) if v > u64::from(SCHEMA_VERSION) => {
+            return Err(err(
+                0,
+                format!(
+                    "written by a newer quickbench (schema_version {v}; this one reads {SCHEMA_VERSION}): \
+                     read it with a newer quickbench"
+                ),
+            ))
+        }
+        Some(v) => {
+            return Err(err(
+                0,
+                format!("schema_version {v} is not one this quickbench reads ({SCHEMA_VERSION})"),
+            ))
+        }
+        None => {
+            return Err(err(
+                0,
+                "no schema_version: not a quickbench JSON report (expected the output of `quickbench --json`)"
+                    .into(),
+            ))
+        }
+    }
+    serde_json::from_str(text).map_err(|e| {
+        err(
+            e.line(),
+            format!("not a quickbench JSON report (schema_version {SCHEMA_VERSION}): {e}"),
+        )
+    })
+}
+
+/// One line of the input, its number kept for errors.
+#[derive(Debug, Clone, Copy)]
+struct Line<'a> {
+    no: usize,
+    text: &'a str,
+}
+
+/// A section title: `[ CPU loop ]` gives `CPU loop`.
+fn title_of(line: &str) -> Option<&str> {
+    let t = line.trim();
+    let inner = t.strip_prefix('[')?.strip_suffix(']')?;
+    Some(inner.trim())
+}
+
+/// Reads a text report: ours or the bash original's.
+pub fn read_text(file: &str, text: &str) -> Result<Report, ReadError> {
+    let lines: Vec<Line> = text
+        .split('\n')
+        .enumerate()
+        .map(|(i, l)| Line {
+            no: i + 1,
+            text: l.strip_suffix('\r').unwrap_or(l),
+        })
+        .collect();
+    let mut r = TextReader {
+        file,
+        report: Report::new(String::new(), String::new()),
+    };
+    let start = lines
+        .iter()
+        .position(|l| l.text.trim_start().starts_with("Quickbench:"))
+        .ok_or_else(|| {
+            r.err(
+                lines.first().map_or(1, |l| l.no),
+                "no `Quickbench:` header line: not a Quickbench report (expected its first line, \
+                 e.g. `Quickbench: 1.0`)"
+                    .into(),
+            )
+        })?;
+    r.report.stray_lines = lines[..start]
+        .iter()
+        .map(|l| l.text.to_string())
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    let rest = &lines[start..];
+    // The header runs to the first section title.
+    let first_title = rest
+        .iter()
+        .position(|l| title_of(l.text).is_some())
+        .unwrap_or(rest.len());
+    r.header(&rest[..first_title])?;
+    // Sections: each runs to the next title.
+    let mut i = first_title;
+    while i < rest.len() {
+        let title = title_of(rest[i].text).expect("a title line");
+        let end = rest[i + 1..]
+            .iter()
+            .position(|l| title_of(l.text).is_some())
+            .map_or(rest.len(), |p| i + 1 + p);
+        let body: Vec<Line> = rest[i + 1..end]
+            .iter()
+            .copied()
+            .filter(|l| !l.text.trim().is_empty())
+            .collect();
+        let last_section = end == rest.len();
+        r.section(rest[i], title, &body, last_section)?;
+        i = end;
+    }
+    Ok(r.report)
+}
+
+struct TextReader<'f> {
+    file: &'f str,
+    report: Report,
+}
+
+impl TextReader<'_> {
+    fn err(&self, line: usize, message: String) -> ReadError {
+        ReadError {
+            file: self.file.to_string(),
+            line,
+            message,
+        }
+    }
+
+    fn header(&mut self, lines: &[Line]) -> Result<(), ReadError> {
+        let first = lines[0];
+        let value = first.text.trim_start()["Quickbench:".len()..].trim();
+        let ours = value.split_once(" (Rust port of ");
+        match ours {
+            Some((v, _)) => self.report.quickbench.port_version = v.to_string(),
+            None => {
+                self.report.original = Some(Original {
+                    version: value.to_string(),
+                    ..Original::default()
+                })
+            }
+        }
+        // Without a Build line, the build of a report of ours is unknown.
+        let h = &mut self.report.quickbench;
+        if ours.is_some() {
+            h.rustc.clear();
+            h.target.clear();
+        }
+        for l in &lines[1..] {
+            if l.text.trim().is_empty() {
+                continue;
+            }
+            let Some((label, value)) = l.text.split_once(':') else {
+                return Err(self.err(
+                    l.no,
+                    format!(
+                        "expected a header line `Label     : value`, found {:?}",
+                        l.text
+                    ),
+                ));
+            };
+            let value = value.trim();
+            match (label.trim(), &mut self.report.original) {
+                ("Kernel", _) => {
+                    self.report.quickbench.kernel = value.to_string();
+                    self.report.hostname = value
+                        .split_whitespace()
+                        .nth(1)
+                        .unwrap_or_default()
+                        .to_string();
+                }
+                ("Bash", Some(o)) => o.bash = Some(value.to_string()),
+                ("dd", Some(o)) => o.dd = Some(value.to_string()),
+                ("Build", None) => {
+                    let mut parts = value.rsplitn(3, ", ");
+                    let (linkage, target, rustc) = (parts.next(), parts.next(), parts.next());
+                    let (Some(linkage), Some(target), Some(rustc)) = (linkage, target, rustc)
+                    else {
+                        return Err(self.err(
+                            l.no,
+                            format!("expected `Build     : <rustc>, <target>, static|dynamic`, found {:?}", l.text),
+                        ));
+                    };
+                    let h = &mut self.report.quickbench;
+                    h.rustc = rustc.to_string();
+                    h.target = target.to_string();
+                    h.static_build = linkage == "static";
+                }
+                ("CPU loop", None) => {
+                    let parsed = parse_loop_definition(value);
+                    let Some((version, description)) = parsed else {
+                        return Err(self.err(
+                            l.no,
+                            format!(
+                                "expected `CPU loop  : loop v<N> (<definition>), ...`, found {:?}",
+                                l.text
+                            ),
+                        ));
+                    };
+                    self.report.quickbench.loop_version = version;
+                    self.report.quickbench.loop_description = description;
+                }
+                _ => {
+                    // A stray message between header lines (a script's stderr).
+                    self.report.stray_lines.push(l.text.to_string());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn section(
+        &mut self,
+        title_line: Line,
+        title: &str,
+        body: &[Line],
+        last: bool,
+    ) -> Result<(), ReadError> {
+        let section = match title {
+            "CPU info" => Some(Section::Cpuinfo),
+            "CPU loop" => Some(Section::Cpu),
+            "Memory" => Some(Section::Memory),
+            "Storage info" => Some(Section::Storage),
+            t if t.starts_with("Storage bandwidth") => Some(Section::Io),
+            _ => None,
+        };
+        if let Some(s) = section {
+            if !self.report.sections.contains(&s) {
+                self.report.sections.push(s);
+            }
+        }
+        if title == "Plan" {
+            self.report.dry_run = true;
+        }
+        for (i, l) in body.iter().enumerate() {
+            let read = match title {
+                "CPU info" => self.cpu_info_line(*l),
+                "CPU loop" => self.cpu_loop_line(*l),
+                "Memory" => self.memory_line(*l),
+                "Storage info" => self.storage_info_line(*l, i == 0),
+                "Storage device stack" => Ok(()),
+                t if t.starts_with("Storage bandwidth") => {
+                    if i == 0 {
+                        self.bandwidth_title(title_line, t)?;
+                    }
+                    self.bandwidth_line(*l, t)
+                }
+                _ => Ok(()),
+            };
+            if let Err(why) = read {
+                if is_stray_message(l.text) {
+                    self.stray(l.text);
+                    continue;
+                }
+                if last {
+                    // Text after the report (prose around a pasted one):
+                    // the report ends at this line.
+                    self.report
+                        .stray_lines
+                        .extend(body[i..].iter().map(|l| l.text.to_string()));
+                    break;
+                }
+                return Err(self.err(l.no, why));
+            }
+        }
+        match title {
+            "CPU info" => {
+                if self.report.cpu_info.is_none() {
+                    self.report.cpu_info = Some(CpuInfo {
+                        label_width_chars: 0,
+                        lines: Vec::new(),
+                        summary: None,
+                    });
+                }
+            }
+            "Storage info" => {
+                self.report.storage_info.get_or_insert_with(Vec::new);
+            }
+            "Storage device stack" => {
+                let lines: Vec<String> = body.iter().map(|l| l.text.to_string()).collect();
+                let stack = stack_from_lines(&lines)
+                    .map_err(|why| self.err(body.first().map_or(title_line.no, |l| l.no), why))?;
+                self.report.storage_stack = Some(stack);
+            }
+            t if t.starts_with("Storage bandwidth") && body.is_empty() => {
+                self.bandwidth_title(title_line, t)?;
+            }
+            "CPU loop" | "Memory" => {}
+            t if t.starts_with("Storage bandwidth") => {}
+            _ => self.report.raw_sections.push(RawSection {
+                title: title.to_string(),
+                lines: trim_blank_tail(body),
+            }),
+        }
+        Ok(())
+    }
+
+    fn stray(&mut self, text: &str) {
+        self.report.stray_lines.push(text.to_string());
+        // The bash original's last words when it cannot find the device.
+        if text.starts_with("Could not figure out the backing block") {
+            let reason = text.trim().to_string();
+            if !self.report.sections.contains(&Section::Io) {
+                self.report.sections.push(Section::Io);
+            }
+            self.report.storage_bandwidth_skipped = Some(reason.clone());
+            self.report.failed_sections.add(Section::Io, reason);
+        }
+    }
+
+    fn cpu_info_line(&mut self, l: Line) -> Result<(), String> {
+        let info = self.report.cpu_info.get_or_insert(CpuInfo {
+            label_width_chars: 0,
+            lines: Vec::new(),
+            summary: None,
+        });
+        if l.text.trim() == "unavailable (see stderr)" {
+            self.report
+                .failed_sections
+                .add(Section::Cpuinfo, "unavailable (see stderr)");
+            return Ok(());
+        }
+        let (line, width) = cpu_info_line(l.text)?;
+        info.label_width_chars = info.label_width_chars.max(width);
+        info.lines.push(line);
+        Ok(())
+    }
+
+    fn cpu_loop_line(&mut self, l: Line) -> Result<(), String> {
+        let expected = || {
+            format!(
+                "expected a CPU loop line like ` 1 // jobs :     478140 loop/job/s`, found {:?}",
+                l.text
+            )
+        };
+        let t: Vec<&str> = l.text.split_whitespace().collect();
+        if t.len() < 6 || t[1] != "//" || t[2] != "jobs" || t[3] != ":" || t[5] != "loop/job/s" {
+            return Err(expected());
+        }
+        let jobs: u32 = t[0].parse().map_err(|_| expected())?;
+        let rate: u64 = t[4].parse().map_err(|_| expected())?;
+        let marks = t[6..].join(" ");
+        let cut_short = match marks.as_str() {
+            "" => false,
+            "(interrupted)" => true,
+            _ => return Err(expected()),
+        };
+        self.report.cpu_loop.push(LoopStep {
+            jobs,
+            loops_per_s_each: Vec::new(),
+            loops_per_s_mean: rate as f64,
+            elapsed_ns: 0,
+            cut_short,
+            conditions: None,
+        });
+        Ok(())
+    }
+
+    fn memory_line(&mut self, l: Line) -> Result<(), String> {
+        let memory = self.report.memory.get_or_insert(Memory {
+            mem_total_kib: None,
+            dd_bandwidth: None,
+        });
+        let expected = || {
+            format!(
+                "expected `Total    : <N> MB` or `Bandwidth: <rate>` (e.g. `22.0 GB/s`), found {:?}",
+                l.text
+            )
+        };
+        let (label, value) = l.text.split_once(':').ok_or_else(expected)?;
+        let value = value.trim();
+        let unavailable = value == "unavailable (see stderr)";
+        match label.trim() {
+            "Total" if unavailable => {
+                self.report
+                    .failed_sections
+                    .add(Section::Memory, "Total unavailable");
+            }
+            "Total" => {
+                let mb = value
+                    .strip_suffix("MB")
+                    .and_then(|v| v.trim().parse::<u64>().ok())
+                    .ok_or_else(expected)?;
+                memory.mem_total_kib = Some(mb << 10);
+            }
+            "Bandwidth" if unavailable => {
+                self.report
+                    .failed_sections
+                    .add(Section::Memory, "Bandwidth unavailable");
+            }
+            "Bandwidth" => {
+                let (rate, cut_short) = match value.strip_suffix("(interrupted)") {
+                    Some(v) => (v.trim(), true),
+                    None => (value, false),
+                };
+                let bytes_per_s = parse_rate(rate).ok_or_else(expected)?;
+                memory.dd_bandwidth = Some(match bytes_per_s {
+                    Some(bytes) => DdBandwidth {
+                        bytes,
+                        elapsed_ns: rate_elapsed_ns(rate),
+                        cut_short,
+                    },
+                    // `Infinity B/s`: dd's word for a zero duration.
+                    None => DdBandwidth {
+                        bytes: 0,
+                        elapsed_ns: 0,
+                        cut_short,
+                    },
+                });
+            }
+            _ => return Err(expected()),
+        }
+        Ok(())
+    }
+
+    fn storage_info_line(&mut self, l: Line, first: bool) -> Result<(), String> {
+        let rows = self.report.storage_info.get_or_insert_with(Vec::new);
+        let t: Vec<&str> = l.text.split_whitespace().collect();
+        if first {
+            return if t == ["Name", "Bus", "Size(GB)", "QDepth", "Model"] {
+                Ok(())
+            } else {
+                Err(format!(
+                    "expected the table header `Name      Bus     Size(GB)  QDepth  Model`, found {:?}",
+                    l.text
+                ))
+            };
+        }
+        let expected = || {
+            format!(
+                "expected a table row like `sda       scsi        100      128  QEMU HARDDISK`, found {:?}",
+                l.text
+            )
+        };
+        if t.len() < 4 {
+            return Err(expected());
+        }
+        let size_gib: u64 = t[2].parse().map_err(|_| expected())?;
+        let queue_depth = match t[3] {
+            "?" => None,
+            q => Some(q.parse::<u64>().map_err(|_| expected())?),
+        };
+        // The model is the rest of the line, its inner spaces kept.
+        let model = rest_after_tokens(l.text, 4).trim_end();
+        rows.push(DiskRow {
+            name: t[0].to_string(),
+            bus: t[1].to_string(),
+            size_gib,
+            queue_depth,
+            model: match model {
+                "" | "?" => None,
+                m => Some(m.to_string()),
+            },
+        });
+        Ok(())
+    }
+
+    fn bandwidth_title(&mut self, title_line: Line, title: &str) -> Result<(), ReadError> {
+        if title == "Storage bandwidth" {
+            return Ok(());
+        }
+        let (bs, setup) = parse_bandwidth_title(title).ok_or_else(|| {
+            self.err(
+                title_line.no,
+                format!(
+                    "expected a title like `[ Storage bandwidth - 4k blocks (sda) ]`, found {:?}",
+                    title_line.text
+                ),
+            )
+        })?;
+        let _ = bs;
+        if self.report.storage_io.is_none() {
+            if setup.device.as_deref() == Some("unknown device") {
+                self.report
+                    .failed_sections
+                    .add(Section::Storage, "unknown device");
+            }
+            self.report.storage_io = Some(setup);
+        }
+        Ok(())
+    }
+
+    fn bandwidth_line(&mut self, l: Line, title: &str) -> Result<(), String> {
+        if title == "Storage bandwidth" {
+            let reason = l
+                .text
+                .trim()
+                .strip_prefix("Skipped:")
+                .ok_or_else(|| format!("expected `Skipped: <reason>`, found {:?}", l.text))?
+                .trim()
+                .to_string();
+            self.report.storage_bandwidth_skipped = Some(reason.clone());
+            self.report.failed_sections.add(Section::Io, reason);
+            return Ok(());
+        }
+        let (bs, setup) =
+            parse_bandwidth_title(title).ok_or_else(|| format!("unreadable title {title:?}"))?;
+        let mut line = parse_io_line(l.text, bs).ok_or_else(|| {
+            format!(
+                "expected a storage line like `Writes ( 1 thread[s]):     66 MB/s   16256 IO/s       0 µs avg. lat.`, found {:?}",
+                l.text
+            )
+        })?;
+        line.direct_io = setup.direct_io;
+        line.memory_backed = setup.memory_fs.is_some();
+        if line.error.is_some() {
+            self.report
+                .failed_sections
+                .add(Section::Io, "line(s) stopped early");
+        }
+        self.report.storage_bandwidth.push(line);
+        Ok(())
+    }
+}
+
+fn trim_blank_tail(body: &[Line]) -> Vec<String> {
+    body.iter().map(|l| l.text.to_string()).collect()
+}
+
+/// A message a script or one of its commands sent to stdout or a
+/// terminal between report lines: `grep: ...`, `./quickbench: line 3: ...`,
+/// or the bash original's `Could not figure out the backing block device`.
+fn is_stray_message(text: &str) -> bool {
+    let t = text.trim();
+    if t.starts_with("Could not figure out the backing block") {
+        return true;
+    }
+    // `<command>: ` with no space in the command name, and a known tool.
+    let Some((cmd, _)) = t.split_once(": ") else {
+        return false;
+    };
+    let cmd = cmd.rsplit('/').next().unwrap_or(cmd);
+    [
+        "grep",
+        "bash",
+        "quickbench",
+        "kill",
+        "sleep",
+        "dd",
+        "lsblk",
+        "findmnt",
+        "readlink",
+        "cat",
+        "sed",
+        "lscpu",
+        "stat",
+        "rm",
+        "wait",
+    ]
+    .iter()
+    .any(|k| cmd == *k || cmd.starts_with(&format!("{k} ")))
+}
+
+/// The text after the first `n` whitespace-separated tokens.
+fn rest_after_tokens(text: &str, n: usize) -> &str {
+    let mut rest = text.trim_start();
+    for _ in 0..n {
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        rest = rest[end..].trim_start();
+    }
+    rest
+}
+
+/// `loop v1 (8 independent chains), not comparable ...` gives
+/// `(1, "8 independent chains")`.
+fn parse_loop_definition(value: &str) -> Option<(u32, String)> {
+    let rest = value.strip_prefix("loop v")?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let version = digits.parse().ok()?;
+    let rest = rest[digits.len()..].trim_start().strip_prefix('(')?;
+    let mut depth = 1;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some((version, rest[..i].to_string()));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// One `[ CPU info ]` line: the label (with its colon), the value, and the
+/// label column width the padding shows.
+fn cpu_info_line(text: &str) -> Result<(CpuInfoLine, usize), String> {
+    let colon = text.find(':').ok_or_else(|| {
+        format!("expected a CPU info line like `Model name:   AMD EPYC`, found {text:?}")
+    })?;
+    let label = &text[..=colon];
+    let after = &text[colon + 1..];
+    let value = after.trim_start();
+    // Values start one space after the column: the width is the value's
+    // column less one (in characters).
+    let value_col = text[..text.len() - value.len()].chars().count();
+    let width = value_col.saturating_sub(1).max(label.chars().count());
+    Ok((
+        CpuInfoLine {
+            label: label.to_string(),
+            value: value.to_string(),
+        },
+        width,
+    ))
+}
+
+/// `[ CPU info ]` from its printed lines.
+pub fn cpu_info_from_lines(lines: &[String]) -> Result<CpuInfo, String> {
+    let mut info = CpuInfo {
+        label_width_chars: 0,
+        lines: Vec::new(),
+        summary: None,
+    };
+    for l in lines {
+        let (line, width) = cpu_info_line(l)?;
+        info.label_width_chars = info.label_width_chars.max(width);
+        info.lines.push(line);
+    }
+    Ok(info)
+}
+
+/// A dd rate text (`22.0 GB/s`, `987 MB/s`, `22,0 GB/s` in a comma-decimal
+/// locale) in bytes per second; `Some(None)` for `Infinity B/s`.
+fn parse_rate(text: &str) -> Option<Option<u64>> {
+    let (num, unit) = text.trim().split_once(' ')?;
+    let unit = unit.trim().strip_suffix("B/s")?;
+    let exp = match unit {
+        "" => 0,
+        "k" | "K" => 3,
+        "M" => 6,
+        "G" => 9,
+        "T" => 12,
+        "P" => 15,
+        "E" => 18,
+        _ => return None,
+    };
+    if num == "Infinity" {
+        return Some(None);
+    }
+    let num = num.replace(',', ".");
+    let (int, frac) = num.split_once('.').unwrap_or((&num, ""));
+    if int.is_empty() && frac.is_empty() {
+        return None;
+    }
+    if !int.chars().chain(frac.chars()).all(|c| c.is_ascii_digit()) || frac.len() > exp {
+        return None;
+    }
+    // Exact decimal arithmetic: the printed digits times 10^exp.
+    let digits = format!("{int}{frac}{}", "0".repeat(exp - frac.len()));
+    Some(Some(digits.parse::<u64>().ok()?))
+}
+
+/// The duration that makes `units::dd_rate` print `rate` again from the
+/// bytes of one second. GNU dd has two paths: when the duration divides a
+/// second exactly, whole units from 10 up print without a decimal (`31 GB/s`);
+/// otherwise one decimal below 99.95 units (`30.9 GB/s`), the unit chosen
+/// by the unrounded rate. A nanosecond less than a second takes the second
+/// path and changes no printed digit, and keeps `1.0 TB/s` at or above its
+/// unit; `1000 GB/s` (just below it) needs a nanosecond more instead.
+fn rate_elapsed_ns(rate: &str) -> u64 {
+    let num = rate.split(' ').next().unwrap_or_default();
+    let whole = !num.contains(['.', ',']);
+    match num.parse::<u64>() {
+        Ok(v) if whole && v < 100 => 1_000_000_000,
+        Ok(v) if whole && v >= 1000 => 1_000_000_001,
+        _ => 999_999_999,
+    }
+}
+
+/// The block size and title facts of `Storage bandwidth - 4k blocks (...)`.
+fn parse_bandwidth_title(title: &str) -> Option<(BlockSize, IoSetup)> {
+    let rest = title.strip_prefix("Storage bandwidth - ")?;
+    let (label, rest) = rest.split_once(" blocks")?;
+    let bs = BlockSize::from_label(label.trim())?;
+    let rest = rest.trim();
+    if rest.is_empty() {
+        return Some((
+            bs,
+            IoSetup {
+                device: None,
+                memory_fs: None,
+                direct_io: true,
+            },
+        ));
+    }
+    let mut what = rest.strip_prefix('(')?.strip_suffix(')')?;
+    let direct_io = match what.strip_suffix(BUFFERED_NOTE) {
+        Some(w) => {
+            what = w;
+            false
+        }
+        None => true,
+    };
+    let (device, memory_fs) = match what.strip_suffix(MEMORY_NOTE) {
+        Some(w) => match w.rsplit_once(" on ") {
+            Some((dev, fs)) => (dev.to_string(), Some(fs.to_string())),
+            None => (w.to_string(), Some(w.to_string())),
+        },
+        None => (what.to_string(), None),
+    };
+    Some((
+        bs,
+        IoSetup {
+            device: Some(device),
+            memory_fs,
+            direct_io,
+        },
+    ))
+}
+
+/// One storage line: `Writes ( 1 thread[s]):     66 MB/s   16256 IO/s       0 µs avg. lat.`
+/// and its mark.
+fn parse_io_line(text: &str, bs: BlockSize) -> Option<LineResult> {
+    let t = text.trim();
+    let direction = if t.starts_with("Writes") {
+        Direction::Write
+    } else if t.starts_with("Reads") {
+        Direction::Read
+    } else {
+        return None;
+    };
+    let (head, figures) = t.split_once("thread[s]):")?;
+    let jobs: u32 = head.split_once('(')?.1.trim().parse().ok()?;
+    let (figures, mark) = match figures.split_once("avg. lat.") {
+        Some((f, m)) => (f, m.trim()),
+        None => return None,
+    };
+    let f: Vec<&str> = figures.split_whitespace().collect();
+    // `66 MB/s 16256 IO/s 0 µs`; the µ may have been mangled in transit.
+    if f.len() != 6 || f[1] != "MB/s" || f[3] != "IO/s" || !f[5].ends_with('s') {
+        return None;
+    }
+    let mb: u64 = f[0].parse().ok()?;
+    let iops: u64 = f[2].parse().ok()?;
+    let lat: u64 = f[4].parse().ok()?;
+    let mut line = LineResult {
+        mb_per_s: mb as f64,
+        iops: iops as f64,
+        lat_mean_us: lat as f64,
+        ..LineResult::empty(bs.bytes(), direction, jobs)
+    };
+    match mark {
+        "" => {}
+        "(interrupted)" => line.cut_short = true,
+        "(stopped)" => line.error = Some("stopped".into()),
+        m => {
+            let name = m.strip_prefix("(stopped: ")?.strip_suffix(')')?;
+            line.error = Some(format!("stopped: {name}"));
+            line.error_errno = errno_of_name(name);
+        }
+    }
+    Some(line)
+}
+
+/// The errno the engine names `name` (`EIO`), if it is one it names.
+fn errno_of_name(name: &str) -> Option<i32> {
+    (1..200).find(|&e| crate::dd_io::errno_name(e) == name)
+}
+
+/// Art that draws the tree: in UTF-8 (`├─`, `└─`, `│ `) or ASCII (`|-`,
+/// `` `- ``, `| `) locales.
+const BRANCHES: [&str; 4] = ["├─", "└─", "|-", "`-"];
+const SPACERS: [&str; 3] = ["│ ", "| ", "  "];
+
+/// Splits the art off a NAME cell: (depth, name).
+fn strip_art(cell: &str) -> (usize, &str) {
+    let mut depth = 0;
+    let mut rest = cell;
+    'outer: loop {
+        for s in SPACERS {
+            if let Some(r) = rest.strip_prefix(s) {
+                rest = r;
+                depth += 1;
+                continue 'outer;
+            }
+        }
+        break;
+    }
+    for b in BRANCHES {
+        if let Some(r) = rest.strip_prefix(b) {
+            return (depth + 1, r);
+        }
+    }
+    // Whitespace-collapsed art: `│ └─sda` became `│ └─sda` with single
+    // spaces; lone `│`/`|` tokens still count.
+    let trimmed = rest.trim_start_matches(['│', '|', ' ']);
+    if trimmed.len() != rest.len() {
+        let (d, name) = strip_art(trimmed);
+        return (depth + d, name);
+    }
+    (depth, rest)
+}
+
+/// `[ Storage device stack ]` from its printed lines (header first).
+pub fn stack_from_lines(lines: &[String]) -> Result<Stack, String> {
+    let Some(header) = lines.first() else {
+        return Ok(Stack { roots: Vec::new() });
+    };
+    let cols: Vec<&str> = header.split_whitespace().collect();
+    if cols.first() != Some(&"NAME") {
+        return Err(format!(
+            "expected the stack's header `NAME SIZE TYPE MOUNTPOINT`, found {header:?}"
+        ));
+    }
+    let chars: Vec<char> = header.chars().collect();
+    let col = |name: &str| {
+        let h: String = chars.iter().collect();
+        h.find(name).map(|b| h[..b].chars().count())
+    };
+    let (type_at, mp_at) = (col("TYPE"), col("MOUNTPOINT"));
+    let mut flat: Vec<(usize, StackNode)> = Vec::new();
+    for l in &lines[1..] {
+        let c: Vec<char> = l.chars().collect();
+        let aligned = type_at.is_some_and(|t| c.len() >= t && (t == 0 || c[t - 1] == ' '));
+        let size_blank = aligned && type_at.is_some_and(|t| t >= 2 && c[t - 2] == ' ');
+        let (left, kind, mp) = if aligned {
+            let t = type_at.unwrap_or(0);
+            let m = mp_at.unwrap_or(c.len()).min(c.len()).max(t);
+            let left: String = c[..t].iter().collect();
+            let kind: String = c[t..m].iter().collect();
+            let mp: String = c[m..].iter().collect();
+            (
+                left.trim_end().to_string(),
+                kind.trim().to_string(),
+                mp.trim_end().to_string(),
+            )
+        } else {
+            // Collapsed: NAME SIZE TYPE [MOUNTPOINT], one space apart.
+            let toks: Vec<&str> = l.split(' ').filter(|s| !s.is_empty()).collect();
+            let art = toks.iter().take_while(|t| ["│", "|"].contains(t)).count();
+            let rest = &toks[art..];
+            if rest.len() < 3 {
+                return Err(format!(
+                    "expected a stack line `NAME SIZE TYPE [MOUNTPOINT]`, found {l:?}"
+                ));
+            }
+            let left = format!("{}{} {}", "│ ".repeat(art), rest[0], rest[1]);
+            (left, rest[2].to_string(), rest[3..].join(" "))
+        };
+        // SIZE is right-aligned against TYPE: a blank there is no size.
+        let (cell, size) = match (size_blank, left.rsplit_once(' ')) {
+            (false, Some((name, size))) if !name.trim().is_empty() => {
+                (name.trim_end().to_string(), size.to_string())
+            }
+            _ => (left.trim_end().to_string(), String::new()),
+        };
+        let (depth, name) = strip_art(&cell);
+        if name.is_empty() {
+            return Err(format!("expected a device name in the stack line {l:?}"));
+        }
+        flat.push((
+            depth,
+            StackNode {
+                name: name.to_string(),
+                size,
+                kind,
+                mountpoint: mp,
+                children: Vec::new(),
+            },
+        ));
+    }
+    Ok(Stack {
+        roots: build_tree(flat),
+    })
+}
+
+/// Nests (depth, node) rows, in lsblk's order, into trees.
+fn build_tree(flat: Vec<(usize, StackNode)>) -> Vec<StackNode> {
+    fn take(flat: &[(usize, StackNode)], i: &mut usize, depth: usize) -> Vec<StackNode> {
+        let mut out = Vec::new();
+        while *i < flat.len() && flat[*i].0 >= depth {
+            let mut node = flat[*i].1.clone();
+            let d = flat[*i].0;
+            *i += 1;
+            node.children = take(flat, i, d + 1);
+            out.push(node);
+        }
+        out
+    }
+    let mut i = 0;
+    let mut roots = Vec::new();
+    while i < flat.len() {
+        let d = flat[i].0;
+        roots.extend(take(&flat, &mut i, d));
+    }
+    roots
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_read_exactly() {
+        assert_eq!(parse_rate("30.9 GB/s"), Some(Some(30_900_000_000)));
+        assert_eq!(parse_rate("987 MB/s"), Some(Some(987_000_000)));
+        assert_eq!(parse_rate("22,0 GB/s"), Some(Some(22_000_000_000)));
+        assert_eq!(parse_rate("Infinity B/s"), Some(None));
+        assert_eq!(parse_rate("fast"), None);
+        assert_eq!(parse_rate("1.2345 kB/s"), None);
+    }
+
+    #[test]
+    fn titles_keep_their_facts() {
+        let (bs, s) = parse_bandwidth_title("Storage bandwidth - 1M blocks (dm-1 on tmpfs: memory, not a disk, buffered: page cache)").unwrap();
+        assert_eq!(bs, BlockSize::M1);
+        assert_eq!(s.device.as_deref(), Some("dm-1"));
+        assert_eq!(s.memory_fs.as_deref(), Some("tmpfs"));
+        assert!(!s.direct_io);
+        let (_, s) = parse_bandwidth_title("Storage bandwidth - 4k blocks").unwrap();
+        assert_eq!(s.device, None);
+    }
+
+    #[test]
+    fn collapsed_stack_lines_still_read() {
+        let lines: Vec<String> = [
+            "NAME SIZE TYPE MOUNTPOINT",
+            "vg0-root 200G lvm /",
+            "└─md0 3.6T raid1",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let s = stack_from_lines(&lines).unwrap();
+        assert_eq!(s.roots.len(), 1);
+        assert_eq!(s.roots[0].mountpoint, "/");
+        assert_eq!(s.roots[0].children[0].name, "md0");
+        assert_eq!(s.roots[0].children[0].kind, "raid1");
+    }
+
+    #[test]
+    fn stray_messages_are_known_tools_only() {
+        assert!(is_stray_message(
+            "grep: /sys/block/*/*/dev: No such file or directory"
+        ));
+        assert!(is_stray_message(
+            "./quickbench: line 12: kill: (42) - No such process"
+        ));
+        assert!(!is_stray_message("Bandwidth: 30.9 GB/s"));
+        assert!(!is_stray_message("The script accepts only 1 parameter"));
+    }
+}

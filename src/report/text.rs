@@ -1,0 +1,750 @@
+//! The text renderer: every piece of the text report's formatting, from a
+//! [`Report`] only (it never reads /proc or /sys).
+//!
+//! A report is a sequence of [`Item`]s in report order ([`items`]). The
+//! runner hands each item to a [`TextSink`] as soon as its figure is known,
+//! which writes its lines at once (the progress display erased first), with
+//! one blank line before each section title but the first; [`render`]
+//! writes a finished report the same way, so the streamed text and the
+//! rendered text are one.
+
+use std::io::{self, Write};
+
+use crate::blockdev::details::DeviceDetails;
+use crate::blockdev::DiskRow;
+use crate::cpu_loop::LoopStep;
+use crate::dd_io::LineResult;
+use crate::membw::DdBandwidth;
+use crate::model::{
+    BlockSize, CpuInfo, IoSetup, Original, Report, Section, Stack, StackNode, ORIGINAL_VERSION,
+};
+use crate::plan::{human_bytes, human_duration, Plan};
+use crate::progress::Progress;
+use crate::units::dd_rate;
+
+/// One piece of the report, written as soon as it is known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Item {
+    /// The header lines.
+    Header,
+    /// `[ CPU info ]` and its lines.
+    CpuInfo,
+    /// `[ CPU loop ]`, before its first step runs.
+    CpuLoopTitle,
+    /// One CPU loop step (index in `cpu_loop`).
+    CpuStep(usize),
+    /// `[ Memory ]` and its `Total` line.
+    MemoryTotal,
+    /// The `Bandwidth` line.
+    MemoryBandwidth,
+    /// `[ Storage info ]` and its table.
+    StorageInfo,
+    /// `[ Storage device stack ]`.
+    StorageStack,
+    /// `[ Storage bandwidth ]` with the reason it did not run.
+    StorageSkipped,
+    /// One storage bandwidth title, before its lines run.
+    BandwidthTitle(BlockSize),
+    /// One storage bandwidth line (index in `storage_bandwidth`).
+    BandwidthLine(usize),
+    /// `[ Extended: CPU ]`.
+    ExtendedCpu,
+    /// `[ Extended: Memory (DRAM, STREAM-like) ]`.
+    ExtendedMemory,
+    /// `[ Extended: Storage ]`.
+    ExtendedStorage,
+    /// `[ Plan ]` of `--dry-run`.
+    Plan,
+    /// A section kept as lines (index in `raw_sections`).
+    Raw(usize),
+}
+
+/// The items of a finished report, in report order: what the runner
+/// streams while it builds the same report.
+pub fn items(r: &Report) -> Vec<Item> {
+    let mut v = vec![Item::Header];
+    if r.cpu_info.is_some() {
+        v.push(Item::CpuInfo);
+    }
+    if r.runs(Section::Cpu) && !r.dry_run {
+        v.push(Item::CpuLoopTitle);
+        v.extend((0..r.cpu_loop.len()).map(Item::CpuStep));
+    }
+    if let Some(m) = &r.memory {
+        v.push(Item::MemoryTotal);
+        let failed = r.failed_sections.contains(Section::Memory) && m.mem_total_kib.is_some();
+        if !r.dry_run && (m.dd_bandwidth.is_some() || failed) {
+            v.push(Item::MemoryBandwidth);
+        }
+    }
+    if r.storage_info.is_some() {
+        v.push(Item::StorageInfo);
+    }
+    if r.storage_stack.is_some() {
+        v.push(Item::StorageStack);
+    }
+    if r.storage_bandwidth.is_empty() && r.storage_bandwidth_skipped.is_some() {
+        v.push(Item::StorageSkipped);
+    } else {
+        for bs in r.block_sizes() {
+            v.push(Item::BandwidthTitle(bs));
+            v.extend(
+                r.storage_bandwidth
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, l)| l.block_size_bytes == bs.bytes())
+                    .map(|(i, _)| Item::BandwidthLine(i)),
+            );
+        }
+    }
+    if let Some(x) = &r.extended {
+        if x.smt_probe.is_some() {
+            v.push(Item::ExtendedCpu);
+        }
+        if x.dram.is_some() {
+            v.push(Item::ExtendedMemory);
+        }
+        if r.runs(Section::Io) || r.runs(Section::Storage) {
+            v.push(Item::ExtendedStorage);
+        }
+    }
+    if r.plan.is_some() {
+        v.push(Item::Plan);
+    }
+    v.extend((0..r.raw_sections.len()).map(Item::Raw));
+    v
+}
+
+/// The section title an item opens, if it opens one.
+fn title(r: &Report, item: Item) -> Option<String> {
+    Some(match item {
+        Item::Header | Item::CpuStep(_) | Item::MemoryBandwidth | Item::BandwidthLine(_) => {
+            return None
+        }
+        Item::CpuInfo => "CPU info".into(),
+        Item::CpuLoopTitle => "CPU loop".into(),
+        Item::MemoryTotal => "Memory".into(),
+        Item::StorageInfo => "Storage info".into(),
+        Item::StorageStack => "Storage device stack".into(),
+        Item::StorageSkipped => "Storage bandwidth".into(),
+        Item::BandwidthTitle(bs) => bandwidth_title(r.storage_io.as_ref(), bs),
+        Item::ExtendedCpu => "Extended: CPU".into(),
+        Item::ExtendedMemory => "Extended: Memory (DRAM, STREAM-like)".into(),
+        Item::ExtendedStorage => "Extended: Storage".into(),
+        Item::Plan => "Plan".into(),
+        Item::Raw(i) => r.raw_sections[i].title.clone(),
+    })
+}
+
+/// The lines of an item, its title excluded.
+fn body(r: &Report, item: Item) -> Vec<String> {
+    match item {
+        Item::Header => header_lines(r),
+        Item::CpuInfo => {
+            let info = r.cpu_info.as_ref().expect("an item for a present section");
+            let lines = cpu_info_lines(info);
+            if lines.is_empty() {
+                vec!["unavailable (see stderr)".into()]
+            } else {
+                lines
+            }
+        }
+        Item::CpuLoopTitle => Vec::new(),
+        Item::CpuStep(i) => vec![cpu_loop_line(&r.cpu_loop[i])],
+        Item::MemoryTotal => vec![memory_total_line(
+            r.memory.as_ref().and_then(|m| m.mem_total_kib),
+        )],
+        Item::MemoryBandwidth => vec![memory_bandwidth_line(
+            r.memory.as_ref().and_then(|m| m.dd_bandwidth.as_ref()),
+        )],
+        Item::StorageInfo => table_lines(r.storage_info.as_deref().unwrap_or_default()),
+        Item::StorageStack => r
+            .storage_stack
+            .as_ref()
+            .map(stack_lines)
+            .unwrap_or_default(),
+        Item::StorageSkipped => vec![format!(
+            "Skipped: {}",
+            r.storage_bandwidth_skipped.as_deref().unwrap_or_default()
+        )],
+        Item::BandwidthTitle(_) => Vec::new(),
+        Item::BandwidthLine(i) => vec![io_line(&r.storage_bandwidth[i])],
+        Item::ExtendedCpu => super::extended::cpu_lines(
+            &r.cpu_loop,
+            r.extended.as_ref().and_then(|x| x.smt_probe.as_ref()),
+        ),
+        Item::ExtendedMemory => r
+            .extended
+            .as_ref()
+            .and_then(|x| x.dram.as_ref())
+            .map(super::extended::memory_lines)
+            .unwrap_or_default(),
+        Item::ExtendedStorage => super::extended::storage_lines(
+            &r.storage_bandwidth,
+            r.extended
+                .as_ref()
+                .map(|x| x.device_details.as_slice())
+                .unwrap_or_default(),
+        ),
+        Item::Plan => r
+            .plan
+            .as_ref()
+            .map(|p| plan_lines(p, r))
+            .unwrap_or_default(),
+        Item::Raw(i) => r.raw_sections[i].lines.clone(),
+    }
+}
+
+/// Writes the text report item by item, flushing each line; one blank
+/// line before every section title but the first block. The progress
+/// display (stderr) is erased before each line.
+pub struct TextSink<'p, W: Write> {
+    out: W,
+    started: bool,
+    progress: &'p Progress,
+}
+
+impl<'p, W: Write> TextSink<'p, W> {
+    /// A sink writing to `out`, erasing `progress` before each line.
+    pub fn new(out: W, progress: &'p Progress) -> Self {
+        TextSink {
+            out,
+            started: false,
+            progress,
+        }
+    }
+
+    /// Writes the lines of `item` of `r`.
+    pub fn write_item(&mut self, r: &Report, item: Item) -> io::Result<()> {
+        if let Some(t) = title(r, item) {
+            if self.started {
+                self.line("")?;
+            }
+            self.line(&format!("[ {t} ]"))?;
+        }
+        for l in body(r, item) {
+            self.line(&l)?;
+        }
+        Ok(())
+    }
+
+    fn line(&mut self, text: &str) -> io::Result<()> {
+        self.started = true;
+        let out = &mut self.out;
+        self.progress.cleared(|| {
+            writeln!(out, "{text}")?;
+            out.flush()
+        })
+    }
+
+    /// The underlying writer.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+}
+
+impl<W: Write> crate::run::Output for TextSink<'_, W> {
+    fn item(&mut self, r: &Report, item: Item) -> io::Result<()> {
+        self.write_item(r, item)
+    }
+
+    fn finish(&mut self, _: &Report) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The whole text of a finished report.
+pub fn render(r: &Report) -> String {
+    let progress = Progress::disabled();
+    let mut sink = TextSink::new(Vec::new(), &progress);
+    for item in items(r) {
+        sink.write_item(r, item).expect("writing to memory");
+    }
+    String::from_utf8(sink.into_inner()).expect("the report is UTF-8")
+}
+
+/// The header lines: ours (version, kernel, build, CPU loop definition),
+/// or the bash original's (version, kernel, bash, dd).
+pub fn header_lines(r: &Report) -> Vec<String> {
+    let h = &r.quickbench;
+    if let Some(o) = &r.original {
+        return original_header_lines(o, &h.kernel);
+    }
+    vec![
+        format!(
+            "Quickbench: {} (Rust port of Bearstech's Quickbench {ORIGINAL_VERSION})",
+            h.port_version
+        ),
+        format!("Kernel    : {}", h.kernel),
+        format!(
+            "Build     : {}, {}, {}",
+            h.rustc,
+            h.target,
+            if h.static_build { "static" } else { "dynamic" }
+        ),
+        format!(
+            "CPU loop  : loop v{} ({}), not comparable with the bash original's figures",
+            h.loop_version, h.loop_description
+        ),
+    ]
+}
+
+fn original_header_lines(o: &Original, kernel: &str) -> Vec<String> {
+    let mut v = vec![
+        format!("Quickbench: {}", o.version),
+        format!("Kernel    : {kernel}"),
+    ];
+    if let Some(b) = &o.bash {
+        v.push(format!("Bash      : {b}"));
+    }
+    if let Some(d) = &o.dd {
+        v.push(format!("dd        : {d}"));
+    }
+    v
+}
+
+/// The `[ CPU info ]` lines, padded as lscpu pads them: the label column is
+/// as wide as the widest label of lscpu's whole summary, then one space.
+pub fn cpu_info_lines(info: &CpuInfo) -> Vec<String> {
+    let w = info.label_width_chars;
+    info.lines
+        .iter()
+        .map(|l| format!("{:<w$} {}", l.label, l.value))
+        .collect()
+}
+
+/// What a step measured for less than the loop delay says after its line.
+const INTERRUPTED: &str = " (interrupted)";
+
+/// `printf "%2d // jobs : %10d loop/job/s"` (the figure truncated).
+pub fn cpu_loop_line(step: &LoopStep) -> String {
+    let mut line = format!(
+        "{:2} // jobs : {:10} loop/job/s",
+        step.jobs,
+        step.loops_per_s_mean.max(0.0) as u64
+    );
+    if step.cut_short {
+        line.push_str(INTERRUPTED);
+    }
+    line
+}
+
+/// `Total    : <MemTotal kB >> 10> MB`.
+pub fn memory_total_line(mem_total_kib: Option<u64>) -> String {
+    match mem_total_kib {
+        Some(kib) => format!("Total    : {} MB", kib >> 10),
+        None => "Total    : unavailable (see stderr)".into(),
+    }
+}
+
+/// `Bandwidth: <GNU dd's rate text>`.
+pub fn memory_bandwidth_line(bw: Option<&DdBandwidth>) -> String {
+    match bw {
+        Some(bw) => {
+            let mut line = format!("Bandwidth: {}", dd_rate(bw.bytes, bw.elapsed_ns));
+            if bw.cut_short {
+                line.push_str(INTERRUPTED);
+            }
+            line
+        }
+        None => "Bandwidth: unavailable (see stderr)".into(),
+    }
+}
+
+/// The storage table's header line, as the original prints it.
+pub const TABLE_HEADER: &str = "Name      Bus     Size(GB)  QDepth  Model";
+
+/// The header and one line per row: `%-8s  %-6s  %7d   %6s  %s`.
+pub fn table_lines(rows: &[DiskRow]) -> Vec<String> {
+    let mut out = vec![TABLE_HEADER.to_string()];
+    for r in rows {
+        let qd = r
+            .queue_depth
+            .map_or_else(|| "?".to_string(), |q| q.to_string());
+        out.push(format!(
+            "{:<8}  {:<6}  {:>7}   {:>6}  {}",
+            r.name,
+            r.bus,
+            r.size_gib,
+            qd,
+            r.model.as_deref().unwrap_or("?")
+        ));
+    }
+    out
+}
+
+/// Flattens the trees into (art+name, node) rows, lsblk's order.
+fn flatten<'a>(
+    n: &'a StackNode,
+    prefix: &str,
+    branch: &str,
+    out: &mut Vec<(String, &'a StackNode)>,
+) {
+    out.push((format!("{prefix}{branch}{}", n.name), n));
+    let below = match branch {
+        "" => String::new(),
+        "├─" => format!("{prefix}│ "),
+        _ => format!("{prefix}  "),
+    };
+    for (i, c) in n.children.iter().enumerate() {
+        let b = if i + 1 == n.children.len() {
+            "└─"
+        } else {
+            "├─"
+        };
+        flatten(c, &below, b, out);
+    }
+}
+
+/// The `[ Storage device stack ]` lines, as
+/// `lsblk -s -o NAME,SIZE,TYPE,MOUNTPOINT` prints them in a UTF-8 locale
+/// (checked byte for byte against lsblk 2.38): one space between columns,
+/// SIZE right-aligned, the last column unpadded (an empty MOUNTPOINT still
+/// leaves TYPE's padding and the separator).
+pub fn stack_lines(stack: &Stack) -> Vec<String> {
+    let mut rows = Vec::new();
+    for t in &stack.roots {
+        flatten(t, "", "", &mut rows);
+    }
+    let width = |s: &str| s.chars().count();
+    let name_w = rows.iter().map(|(n, _)| width(n)).max().unwrap_or(0).max(4);
+    let widest_size = rows.iter().map(|(_, n)| width(&n.size)).max().unwrap_or(0);
+    let size_w = match widest_size {
+        0..=3 => 4,
+        4 => 5,
+        w => w,
+    };
+    let type_w = rows
+        .iter()
+        .map(|(_, n)| width(&n.kind))
+        .max()
+        .unwrap_or(0)
+        .max(4);
+    let line = |name: &str, size: &str, kind: &str, mp: &str| {
+        format!(
+            "{}{} {}{} {}{} {}",
+            name,
+            " ".repeat(name_w - width(name)),
+            " ".repeat(size_w.saturating_sub(width(size))),
+            size,
+            kind,
+            " ".repeat(type_w - width(kind)),
+            mp,
+        )
+    };
+    let mut out = vec![line("NAME", "SIZE", "TYPE", "MOUNTPOINT")];
+    out.extend(
+        rows.iter()
+            .map(|(name, n)| line(name, &n.size, &n.kind, &n.mountpoint)),
+    );
+    out
+}
+
+/// `Storage bandwidth - 4k blocks (vda)`, saying when memory or the page
+/// cache is measured instead of a device.
+pub fn bandwidth_title(setup: Option<&IoSetup>, bs: BlockSize) -> String {
+    let label = bs.label();
+    let Some(s) = setup else {
+        return format!("Storage bandwidth - {label} blocks");
+    };
+    let Some(device) = &s.device else {
+        return format!("Storage bandwidth - {label} blocks");
+    };
+    let mut what = device.clone();
+    if let Some(fs) = &s.memory_fs {
+        what = if fs == device {
+            format!("{fs}{MEMORY_NOTE}")
+        } else {
+            format!("{device} on {fs}{MEMORY_NOTE}")
+        };
+    }
+    if !s.direct_io {
+        what.push_str(BUFFERED_NOTE);
+    }
+    format!("Storage bandwidth - {label} blocks ({what})")
+}
+
+/// What a title adds when a memory-backed filesystem is measured.
+pub const MEMORY_NOTE: &str = ": memory, not a disk";
+/// What a title adds when O_DIRECT did not reach the device.
+pub const BUFFERED_NOTE: &str = ", buffered: page cache";
+
+/// The report line, as the original's
+/// `printf "%-6s (%2d thread[s]): %6d MB/s  %6d IO/s  %6d µs avg. lat."`.
+/// The three figures are truncated toward zero, as the original's shell
+/// arithmetic does. A line that was cut short or stopped by an error gets
+/// a mark after it (` (interrupted)` or ` (stopped: ENOSPC)`).
+pub fn io_line(r: &LineResult) -> String {
+    let mut s = format!(
+        "{:<6} ({:>2} thread[s]): {:>6} MB/s  {:>6} IO/s  {:>6} \u{b5}s avg. lat.",
+        r.direction.label(),
+        r.jobs,
+        r.mb_per_s as u64,
+        r.iops as u64,
+        r.lat_mean_us as u64
+    );
+    if let Some(errno) = r.error_errno {
+        s.push_str(&format!(
+            " (stopped: {})",
+            crate::dd_io::tempfile::errno_name(errno)
+        ));
+    } else if r.error.is_some() {
+        s.push_str(" (stopped)");
+    } else if r.cut_short {
+        s.push_str(INTERRUPTED);
+    }
+    s
+}
+
+/// One line of device details for the extended report.
+pub fn device_details_line(d: &DeviceDetails) -> String {
+    let opt = |v: Option<String>| v.unwrap_or_else(|| "?".into());
+    format!(
+        "{}: {}, scheduler {}, nr_requests {}, blocks {}/{} B (logical/physical), write cache {}, {} hw queue(s)",
+        d.name,
+        match d.rotational {
+            Some(true) => "rotational",
+            Some(false) => "non-rotational",
+            None => "rotational ?",
+        },
+        opt(d.scheduler.clone()),
+        opt(d.nr_requests.map(|v| v.to_string())),
+        opt(d.logical_block_size_bytes.map(|v| v.to_string())),
+        opt(d.physical_block_size_bytes.map(|v| v.to_string())),
+        opt(d.write_cache.clone()),
+        opt(d.hw_queues.map(|v| v.to_string())),
+    )
+}
+
+fn run_time_line(p: &Plan, r: &Report) -> String {
+    let mut line = format!(
+        "Run time  : about {} ({} timed steps of {} s",
+        human_duration(p.estimated_run_s),
+        p.timed_steps,
+        r.loop_delay_s.unwrap_or_default()
+    );
+    match p.io_lines {
+        0 => line.push(')'),
+        n => line.push_str(&format!(
+            ", each of the {n} I/O lines after a {} s rest)",
+            p.io_rest_s
+        )),
+    }
+    if let Some(b) = p.dram_bytes {
+        line.push_str(&format!(
+            ", plus allocating {} for the DRAM test",
+            human_bytes(b)
+        ));
+    }
+    line
+}
+
+/// The lines of the `[ Plan ]` section.
+pub fn plan_lines(p: &Plan, r: &Report) -> Vec<String> {
+    let unknown = || "unknown".to_string();
+    let mut v = Vec::new();
+    if !r.runs(Section::Io) {
+        v.push(run_time_line(p, r));
+        return v;
+    }
+    v.push(format!("Directory : {}", p.dir));
+    v.push(format!(
+        "Mount     : {} ({}, {})",
+        p.mount_point.clone().unwrap_or_else(unknown),
+        p.fs_type.clone().unwrap_or_else(unknown),
+        p.source.clone().unwrap_or_else(unknown)
+    ));
+    v.push(format!(
+        "Device(s) : {}",
+        p.devices_display.clone().unwrap_or_else(unknown)
+    ));
+    v.push(match (p.file_bytes_max, p.free_bytes, &p.skip_reason) {
+        (_, _, Some(why)) => {
+            format!("File      : none: {why} (storage bandwidth would be skipped)")
+        }
+        (Some(b), Some(f), None) => format!(
+            "File      : one unnamed temporary file, at most {} (--max-size {}, half of {} free)",
+            human_bytes(b),
+            human_bytes(p.max_size_bytes),
+            human_bytes(f)
+        ),
+        _ => format!(
+            "File      : one unnamed temporary file, at most {} (--max-size) and half the free space",
+            human_bytes(p.max_size_bytes)
+        ),
+    });
+    v.push(format!("O_DIRECT  : {}", p.direct_io));
+    v.push(run_time_line(p, r));
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dd_io::Direction;
+    use crate::model::{CpuInfoLine, Memory};
+
+    fn step(jobs: u32, rate: f64) -> LoopStep {
+        LoopStep {
+            jobs,
+            loops_per_s_each: vec![rate; jobs as usize],
+            loops_per_s_mean: rate,
+            elapsed_ns: 1,
+            cut_short: false,
+            conditions: None,
+        }
+    }
+
+    #[test]
+    fn cpu_loop_lines_have_the_originals_layout() {
+        assert_eq!(
+            cpu_loop_line(&step(1, 374_339.9)),
+            " 1 // jobs :     374339 loop/job/s"
+        );
+        assert_eq!(
+            cpu_loop_line(&step(16, 1_234_567_890.0)),
+            "16 // jobs : 1234567890 loop/job/s"
+        );
+    }
+
+    #[test]
+    fn memory_lines_have_the_originals_layout() {
+        assert_eq!(memory_total_line(Some(24_683_584)), "Total    : 24105 MB");
+        let bw = DdBandwidth {
+            bytes: 30_900_000_000,
+            elapsed_ns: 1_000_000_001,
+            cut_short: false,
+        };
+        assert_eq!(memory_bandwidth_line(Some(&bw)), "Bandwidth: 30.9 GB/s");
+    }
+
+    /// Layout of the bash original's lines, as it printed them on a
+    /// 2-vCPU KVM guest: `Writes ( 1 thread[s]):     66 MB/s   16256 IO/s       0 µs avg. lat.`
+    #[test]
+    fn io_lines_match_the_original_layout() {
+        let line = |direction, jobs, mb, iops, lat| LineResult {
+            elapsed_ns: 1,
+            mb_per_s: mb,
+            iops,
+            lat_mean_us: lat,
+            ..LineResult::empty(4096, direction, jobs)
+        };
+        assert_eq!(
+            io_line(&line(Direction::Write, 1, 66.9, 16256.7, 0.2)),
+            "Writes ( 1 thread[s]):     66 MB/s   16256 IO/s       0 µs avg. lat."
+        );
+        assert_eq!(
+            io_line(&line(Direction::Read, 16, 657.0, 766.0, 2.0)),
+            "Reads  (16 thread[s]):    657 MB/s     766 IO/s       2 µs avg. lat."
+        );
+        let mut r = line(Direction::Write, 4, 1.0, 2.0, 3.0);
+        r.cut_short = true;
+        assert!(io_line(&r).ends_with("avg. lat. (interrupted)"));
+        r.error = Some("x".into());
+        r.error_errno = Some(libc::ENOSPC);
+        assert!(io_line(&r).ends_with("avg. lat. (stopped: ENOSPC)"));
+    }
+
+    #[test]
+    fn the_table_renders_like_the_original() {
+        let rows = [
+            DiskRow {
+                name: "vda".into(),
+                bus: "virtio".into(),
+                size_gib: 256,
+                queue_depth: None,
+                model: None,
+            },
+            DiskRow {
+                name: "sda".into(),
+                bus: "scsi".into(),
+                size_gib: 3726,
+                queue_depth: Some(32),
+                model: Some("WDC WD40EFRX-68N".into()),
+            },
+        ];
+        assert_eq!(
+            table_lines(&rows),
+            vec![
+                "Name      Bus     Size(GB)  QDepth  Model",
+                "vda       virtio      256        ?  ?",
+                "sda       scsi       3726       32  WDC WD40EFRX-68N",
+            ]
+        );
+    }
+
+    fn node(name: &str, size: &str, kind: &str, mp: &str, children: Vec<StackNode>) -> StackNode {
+        StackNode {
+            name: name.into(),
+            size: size.into(),
+            kind: kind.into(),
+            mountpoint: mp.into(),
+            children,
+        }
+    }
+
+    #[test]
+    fn draws_the_luks_lvm_raid1_tree() {
+        let part = |p: &str, d: &str| {
+            node(
+                p,
+                "3.6T",
+                "part",
+                "",
+                vec![node(d, "3.6T", "disk", "", vec![])],
+            )
+        };
+        let md = node(
+            "md0",
+            "3.6T",
+            "raid1",
+            "",
+            vec![part("sda1", "sda"), part("sdb1", "sdb")],
+        );
+        let lvm = node("vg0-root", "200G", "lvm", "", vec![md]);
+        let root = node("cryptroot", "200G", "crypt", "/", vec![lvm]);
+        assert_eq!(
+            stack_lines(&Stack { roots: vec![root] }),
+            vec![
+                "NAME         SIZE TYPE  MOUNTPOINT",
+                "cryptroot    200G crypt /",
+                "└─vg0-root   200G lvm   ",
+                "  └─md0      3.6T raid1 ",
+                "    ├─sda1   3.6T part  ",
+                "    │ └─sda  3.6T disk  ",
+                "    └─sdb1   3.6T part  ",
+                "      └─sdb  3.6T disk  ",
+            ]
+        );
+    }
+
+    #[test]
+    fn sections_are_separated_by_one_blank_line_and_labels_padded() {
+        let mut r = Report::new("Linux vm 6.1 #1 x86_64 GNU/Linux".into(), "vm".into());
+        r.sections = vec![Section::Cpuinfo, Section::Cpu, Section::Memory];
+        r.cpu_info = Some(CpuInfo {
+            label_width_chars: 19,
+            lines: vec![CpuInfoLine {
+                label: "Socket(s):".into(),
+                value: "1".into(),
+            }],
+            summary: None,
+        });
+        r.cpu_loop.push(step(1, 5.0));
+        r.memory = Some(Memory {
+            mem_total_kib: Some(2048),
+            dd_bandwidth: None,
+        });
+        let text = render(&r);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[1], "Kernel    : Linux vm 6.1 #1 x86_64 GNU/Linux");
+        for l in &lines[1..4] {
+            assert_eq!(&l[10..12], ": ", "{l}");
+        }
+        assert!(lines[3].contains("not comparable with the bash original"));
+        assert_eq!(
+            lines[4..].join("\n"),
+            "\n[ CPU info ]\nSocket(s):          1\n\n[ CPU loop ]\n 1 // jobs :          5 loop/job/s\n\n[ Memory ]\nTotal    : 2 MB"
+        );
+    }
+}

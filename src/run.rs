@@ -1,0 +1,664 @@
+//! The runner: the report's sections in order, each measured through a
+//! [`Measure`] chosen once ([`measure_for`]: the live system, or the
+//! deterministic stand-in of the golden tests), each adding its part to the
+//! [`Report`] and handing it to the [`Output`] as soon as it is known.
+//!
+//! The runner decides nothing about text: it says *what* is known
+//! ([`Item`]), the renderers say how it reads. Messages for the user
+//! (warnings, what to do) go to stderr through the [`Console`].
+
+use std::io;
+use std::time::Duration;
+
+use crate::blockdev::{self, Target};
+use crate::cli::{Config, Section};
+use crate::cpu_loop::smt::{SmtPlan, SmtProbe};
+use crate::cpu_loop::{self, LoopStep};
+use crate::dd_io::{self, Advisory, Direction, IoConfig, IoSkip, LineResult};
+use crate::membw::dram::{self, DramBandwidth, DramRun};
+use crate::membw::{self, DdBandwidth};
+use crate::model::{BlockSize, CpuInfo, Extended, IoSetup, Memory, Report};
+use crate::report::text::Item;
+use crate::report::Console;
+use crate::sysinfo::procstat;
+use crate::{plan, signals, sysinfo, Sysroot};
+
+/// Why the run stopped early.
+#[derive(Debug)]
+pub enum Stop {
+    /// A signal aborted it (second Ctrl-C, SIGTERM, SIGHUP).
+    Aborted(i32),
+    /// stdout was closed (`quickbench | head -3`).
+    BrokenPipe,
+    /// Any other error, printed with its chain.
+    Error(anyhow::Error),
+}
+
+impl From<io::Error> for Stop {
+    fn from(e: io::Error) -> Self {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            Stop::BrokenPipe
+        } else {
+            Stop::Error(anyhow::Error::new(e).context("writing the report"))
+        }
+    }
+}
+
+/// Where the report goes: the text renderer streams each item, the JSON
+/// renderer writes the whole document at the end.
+pub trait Output {
+    /// `item` of `report` is known.
+    fn item(&mut self, report: &Report, item: Item) -> io::Result<()>;
+    /// The run is over (completely or not).
+    fn finish(&mut self, report: &Report) -> io::Result<()>;
+}
+
+/// Several outputs at once (`--json` with `--text-out`).
+impl Output for Vec<Box<dyn Output + '_>> {
+    fn item(&mut self, report: &Report, item: Item) -> io::Result<()> {
+        self.iter_mut().try_for_each(|o| o.item(report, item))
+    }
+
+    fn finish(&mut self, report: &Report) -> io::Result<()> {
+        self.iter_mut().try_for_each(|o| o.finish(report))
+    }
+}
+
+/// Everything that measures. Each method returns plain data.
+pub trait Measure {
+    /// One CPU loop step of `jobs` jobs.
+    fn cpu_step(&self, sys: &Sysroot, jobs: u32, delay: Duration) -> LoopStep;
+    /// The dd-like memory bandwidth.
+    fn memory_bandwidth(&self, sys: &Sysroot, delay: Duration) -> anyhow::Result<DdBandwidth>;
+    /// Opens the storage workspace, or says why the sections cannot run.
+    fn open_storage(&self, cfg: &IoConfig) -> Result<Box<dyn Storage>, IoSkip>;
+    /// The SMT probe of `-x`.
+    fn smt_probe(&self, sys: &Sysroot, delay: Duration) -> SmtProbe;
+    /// The DRAM bandwidth of `-x`.
+    fn dram(&self, sys: &Sysroot, delay: Duration) -> DramBandwidth;
+}
+
+/// An open storage workspace.
+pub trait Storage {
+    /// What stderr should say before the lines run.
+    fn advisories(&self) -> Vec<Advisory>;
+    /// O_DIRECT reaching the device, and the memory filesystem measured.
+    fn title_facts(&self) -> (bool, Option<String>);
+    /// Runs one line.
+    fn run_line(&mut self, bs: BlockSize, dir: Direction, jobs: u32, delay: Duration)
+        -> LineResult;
+}
+
+/// The measure of this run, chosen once: the stand-in when the hidden
+/// `--fake-figures` asks for it, else the live system.
+pub fn measure_for(cfg: &Config) -> Box<dyn Measure> {
+    if cfg.fake_figures {
+        Box::new(StandIn)
+    } else {
+        Box::new(Live)
+    }
+}
+
+/// The live system.
+pub struct Live;
+
+impl Measure for Live {
+    /// Steal time and clock are sampled around and during the step, when
+    /// /proc/stat is readable.
+    fn cpu_step(&self, sys: &Sysroot, jobs: u32, delay: Duration) -> LoopStep {
+        match procstat::Sampler::start(sys) {
+            Ok(sampler) => {
+                let mut step = cpu_loop::run_step(jobs, delay, &|| {
+                    sampler.poll();
+                    signals::stop_requested()
+                });
+                step.conditions = sampler.finish().ok();
+                step
+            }
+            Err(_) => cpu_loop::run_step(jobs, delay, &signals::stop_requested),
+        }
+    }
+
+    fn memory_bandwidth(&self, sys: &Sysroot, delay: Duration) -> anyhow::Result<DdBandwidth> {
+        membw::measure(sys, delay, &signals::stop_requested)
+    }
+
+    fn open_storage(&self, cfg: &IoConfig) -> Result<Box<dyn Storage>, IoSkip> {
+        Ok(Box::new(dd_io::prepare(cfg)?))
+    }
+
+    fn smt_probe(&self, sys: &Sysroot, delay: Duration) -> SmtProbe {
+        cpu_loop::smt::probe(sys, delay, &signals::stop_requested)
+    }
+
+    fn dram(&self, sys: &Sysroot, delay: Duration) -> DramBandwidth {
+        dram::measure(sys, delay, &signals::stop_requested)
+    }
+}
+
+impl Storage for dd_io::Workspace {
+    fn advisories(&self) -> Vec<Advisory> {
+        dd_io::Workspace::advisories(self).to_vec()
+    }
+    fn title_facts(&self) -> (bool, Option<String>) {
+        let (direct, fs) = dd_io::Workspace::title_facts(self);
+        (direct, fs.map(str::to_string))
+    }
+    fn run_line(
+        &mut self,
+        bs: BlockSize,
+        dir: Direction,
+        jobs: u32,
+        delay: Duration,
+    ) -> LineResult {
+        dd_io::Workspace::run_line(self, bs.bytes(), dir, jobs, delay, signals::stop_flag())
+    }
+}
+
+/// Deterministic stand-in figures (`--fake-figures`), for the golden
+/// tests: nothing is measured, no file is written, but every decision of
+/// the runner and of the storage policy is the live one.
+pub struct StandIn;
+
+impl Measure for StandIn {
+    fn cpu_step(&self, _: &Sysroot, jobs: u32, delay: Duration) -> LoopStep {
+        let each = 400_000_000.0 - 1_000.0 * f64::from(jobs);
+        LoopStep {
+            jobs,
+            loops_per_s_each: vec![each; jobs as usize],
+            loops_per_s_mean: each,
+            elapsed_ns: delay.as_nanos() as u64,
+            cut_short: false,
+            conditions: None,
+        }
+    }
+
+    /// 30.9 GB/s.
+    fn memory_bandwidth(&self, _: &Sysroot, _: Duration) -> anyhow::Result<DdBandwidth> {
+        Ok(DdBandwidth {
+            bytes: 30_900_000_000,
+            elapsed_ns: 1_000_000_001,
+            cut_short: false,
+        })
+    }
+
+    fn open_storage(&self, cfg: &IoConfig) -> Result<Box<dyn Storage>, IoSkip> {
+        let policy = dd_io::check_target(cfg)?;
+        let file_bytes = 1 << 30;
+        let mut advisories: Vec<Advisory> = dd_io::small_region(file_bytes, cfg.max_jobs)
+            .into_iter()
+            .collect();
+        if policy.journaled {
+            advisories.push(Advisory::Journaled);
+        }
+        Ok(Box::new(StandInStorage {
+            advisories,
+            direct_io: !policy.journaled,
+            file_bytes,
+        }))
+    }
+
+    fn smt_probe(&self, _: &Sysroot, _: Duration) -> SmtProbe {
+        SmtProbe {
+            plan: SmtPlan::NoSiblings,
+            siblings_loops_per_s_each: None,
+            separate_loops_per_s_each: None,
+            ratio: None,
+            cut_short: false,
+        }
+    }
+
+    fn dram(&self, _: &Sysroot, delay: Duration) -> DramBandwidth {
+        let plan = dram::plan_arrays_for(Some(32 << 20), Some(16 << 20));
+        let run = |threads: u32| DramRun {
+            threads,
+            cpus: (0..threads).collect(),
+            pinned: true,
+            array_bytes: plan.array_bytes,
+            stores: dram::Stores::Cached,
+            copy_gb_per_s: 10.0 * f64::from(threads),
+            triad_gb_per_s: 11.0 * f64::from(threads),
+            passes: 3,
+            elapsed_ns: delay.as_nanos() as u64,
+            cut_short: false,
+            verified: true,
+        };
+        DramBandwidth {
+            single: run(1),
+            all: Some(run(2)),
+            plan,
+        }
+    }
+}
+
+struct StandInStorage {
+    advisories: Vec<Advisory>,
+    direct_io: bool,
+    file_bytes: u64,
+}
+
+impl Storage for StandInStorage {
+    fn advisories(&self) -> Vec<Advisory> {
+        self.advisories.clone()
+    }
+    fn title_facts(&self) -> (bool, Option<String>) {
+        (self.direct_io, None)
+    }
+    /// 1 job does 25,000 4k IO/s or 900 1M IO/s; up to 4 jobs scale it.
+    fn run_line(&mut self, bs: BlockSize, dir: Direction, jobs: u32, _: Duration) -> LineResult {
+        let iops = match bs {
+            BlockSize::K4 => 25_000.0,
+            BlockSize::M1 => 900.0,
+        } * f64::from(jobs.min(4));
+        let lat_us = f64::from(jobs) * 1e6 / iops;
+        let ios = iops as u64;
+        LineResult {
+            bytes: ios * bs.bytes(),
+            ios,
+            elapsed_ns: 1_000_000_000,
+            mb_per_s: (ios * bs.bytes()) as f64 / 1e6,
+            iops,
+            lat_mean_us: lat_us,
+            lat_p50_us: lat_us,
+            lat_p90_us: lat_us,
+            lat_p99_us: lat_us,
+            lat_p999_us: lat_us,
+            lat_max_us: lat_us,
+            direct_io: self.direct_io,
+            file_size_bytes: self.file_bytes,
+            ..LineResult::empty(bs.bytes(), dir, jobs)
+        }
+    }
+}
+
+/// Time left in the run, for the progress display: timed steps not yet
+/// started, each one loop delay long.
+struct Countdown {
+    steps_left: u32,
+    delay: Duration,
+}
+
+impl Countdown {
+    /// A step of `steps` delays starts: what is left, this step included.
+    fn start(&mut self, steps: u32) -> Duration {
+        let left = self.delay * self.steps_left.max(steps);
+        self.steps_left = self.steps_left.saturating_sub(steps);
+        left
+    }
+}
+
+/// One run of the report, section by section.
+pub struct Run<'a> {
+    cfg: &'a Config,
+    sys: Sysroot,
+    release: String,
+    measure: &'a dyn Measure,
+    out: &'a mut dyn Output,
+    console: &'a Console,
+    report: Report,
+    countdown: Countdown,
+    /// The storage behind the benchmark directory, resolved once.
+    target: Option<Option<Target>>,
+}
+
+impl<'a> Run<'a> {
+    /// Starts a run: checks what it needs and warns on stderr.
+    pub fn start(
+        cfg: &'a Config,
+        measure: &'a dyn Measure,
+        out: &'a mut dyn Output,
+        console: &'a Console,
+    ) -> Run<'a> {
+        let sys = cfg.sysroot.clone().map(Sysroot::new).unwrap_or_default();
+        let uname = sysinfo::uname(&sys);
+        let mut report = Report::new(uname.line(), uname.nodename.clone());
+        report.timestamp_utc = Some(crate::report::json::now_utc());
+        report.loop_delay_s = Some(cfg.loop_delay.as_secs_f64());
+        report.sections = cfg.sections.clone();
+        report.dry_run = cfg.dry_run;
+        if !cfg.dry_run && cfg.loop_delay.as_secs_f64() < crate::cli::ADVISED_DELAY_S {
+            console.warn(&format!(
+                "warning: a loop delay under {} s may give unreliable results; use at least {} s for meaningful figures",
+                crate::cli::ADVISED_DELAY_S,
+                crate::cli::DEFAULT_DELAY_S
+            ));
+        }
+        for (dir, probe, fix) in [
+            ("/proc", "/proc/self", "mount -t proc proc /proc"),
+            ("/sys", "/sys/devices", "mount -t sysfs sysfs /sys"),
+            ("/dev", "/dev/null", "mount -t devtmpfs devtmpfs /dev"),
+        ] {
+            if sys.is_live() && !sys.exists(probe) {
+                console.warn(&format!(
+                    "{} is not mounted (no {}): CPU info, memory and storage need it; as root: {fix}",
+                    sys.path(dir).display(),
+                    sys.path(probe).display()
+                ));
+            }
+        }
+        let steps_left = if cfg.dry_run {
+            0
+        } else {
+            plan::estimate(cfg, cpu_jobs(&sys).len()).0
+        };
+        Run {
+            cfg,
+            release: uname.release,
+            sys,
+            measure,
+            out,
+            console,
+            report,
+            countdown: Countdown {
+                steps_left,
+                delay: cfg.loop_delay,
+            },
+            target: None,
+        }
+    }
+
+    fn emit(&mut self, item: Item) -> Result<(), Stop> {
+        self.out.item(&self.report, item).map_err(Stop::from)
+    }
+
+    /// Checks for an abort after a step, and clears a one-time cut.
+    fn after_step(&self, what: &str, cut_short: bool) -> Result<(), Stop> {
+        if let Some(sig) = signals::abort_signal() {
+            return Err(Stop::Aborted(sig));
+        }
+        if cut_short || signals::cut_requested() {
+            self.console.warn(&format!(
+                "{what} cut short by Ctrl-C (its figure covers the time it ran); \
+                 press Ctrl-C twice within 2 s to abort"
+            ));
+        }
+        signals::clear_cut();
+        Ok(())
+    }
+
+    fn progress(&mut self, section: &str, step: &str, delays: u32) {
+        let left = self.countdown.start(delays);
+        self.console
+            .progress()
+            .step(section, step, self.cfg.loop_delay * delays, left);
+    }
+
+    /// The header.
+    pub fn header(&mut self) -> Result<(), Stop> {
+        self.emit(Item::Header)
+    }
+
+    /// `[ CPU info ]`.
+    pub fn cpu_info(&mut self) -> Result<(), Stop> {
+        if !self.cfg.runs(Section::Cpuinfo) {
+            return Ok(());
+        }
+        let summary = sysinfo::cpu::read_summary(&self.sys);
+        for note in &summary.notes {
+            self.console.warn(&format!("CPU info: {note}"));
+        }
+        let info = CpuInfo::from_summary(summary);
+        if info.lines.is_empty() {
+            let why = format!(
+                "no CPU found in {} (is /proc mounted?)",
+                self.sys.path("/proc/cpuinfo").display()
+            );
+            self.console.warn(&format!("CPU info: {why}"));
+            self.report.failed_sections.add(Section::Cpuinfo, why);
+        }
+        self.report.cpu_info = Some(info);
+        self.emit(Item::CpuInfo)
+    }
+
+    /// `[ CPU loop ]`: 1, 2, 4 ... jobs, up to the CPUs this process may use.
+    pub fn cpu_loop(&mut self) -> Result<(), Stop> {
+        if !self.cfg.runs(Section::Cpu) || self.cfg.dry_run {
+            return Ok(());
+        }
+        self.emit(Item::CpuLoopTitle)?;
+        for jobs in cpu_jobs(&self.sys) {
+            self.progress("CPU loop", &format!("{jobs} // jobs"), 1);
+            let step = self.measure.cpu_step(&self.sys, jobs, self.cfg.loop_delay);
+            self.after_step("CPU loop step", step.cut_short)?;
+            self.report.cpu_loop.push(step);
+            self.emit(Item::CpuStep(self.report.cpu_loop.len() - 1))?;
+        }
+        Ok(())
+    }
+
+    /// `[ Memory ]`: the total, then the dd-like bandwidth.
+    pub fn memory(&mut self) -> Result<(), Stop> {
+        if !self.cfg.runs(Section::Memory) {
+            return Ok(());
+        }
+        let total = match sysinfo::mem_total_kib(&self.sys) {
+            Ok(kib) => Some(kib),
+            Err(e) => {
+                self.console.warn(&format!("memory: {e:#}"));
+                self.report
+                    .failed_sections
+                    .add(Section::Memory, format!("{e:#}"));
+                None
+            }
+        };
+        self.report.memory = Some(Memory {
+            mem_total_kib: total,
+            dd_bandwidth: None,
+        });
+        self.emit(Item::MemoryTotal)?;
+        if self.cfg.dry_run {
+            return Ok(());
+        }
+        self.progress("Memory", "Bandwidth", 1);
+        match self
+            .measure
+            .memory_bandwidth(&self.sys, self.cfg.loop_delay)
+        {
+            Ok(bw) => {
+                self.after_step("memory bandwidth", bw.cut_short)?;
+                if let Some(m) = &mut self.report.memory {
+                    m.dd_bandwidth = Some(bw);
+                }
+            }
+            Err(e) => {
+                self.console.warn(&format!("memory bandwidth: {e:#}"));
+                self.report
+                    .failed_sections
+                    .add(Section::Memory, format!("{e:#}"));
+            }
+        }
+        self.emit(Item::MemoryBandwidth)
+    }
+
+    /// The storage behind the benchmark directory, resolved once (for the
+    /// stack, the bandwidth titles and the plan).
+    fn target(&mut self) -> Option<Target> {
+        if self.target.is_none() {
+            let t = match blockdev::resolve_dir(&self.sys, &self.cfg.dir) {
+                Ok(t) => Some(t),
+                Err(e) => {
+                    self.console.warn(&format!("storage: {e:#}"));
+                    self.report
+                        .failed_sections
+                        .add(Section::Storage, format!("{e:#}"));
+                    None
+                }
+            };
+            self.report.storage_target = t.clone();
+            self.target = Some(t);
+        }
+        self.target.clone().flatten()
+    }
+
+    /// `[ Storage info ]`, and `[ Storage device stack ]` when stacked.
+    pub fn storage_info(&mut self) -> Result<(), Stop> {
+        if self.cfg.runs(Section::Storage) || self.cfg.runs(Section::Io) {
+            self.target();
+        }
+        if !self.cfg.runs(Section::Storage) {
+            return Ok(());
+        }
+        self.report.storage_info = Some(blockdev::storage_table(&self.sys));
+        self.emit(Item::StorageInfo)?;
+        let stack = self
+            .target()
+            .and_then(|t| blockdev::device_stack(&self.sys, &t));
+        if let Some(stack) = stack {
+            self.report.storage_stack = Some(stack);
+            self.emit(Item::StorageStack)?;
+        }
+        Ok(())
+    }
+
+    /// The two `[ Storage bandwidth ]` sections: writes then reads with
+    /// each job count, 4k then 1M.
+    pub fn storage_bandwidth(&mut self) -> Result<(), Stop> {
+        if !self.cfg.runs(Section::Io) || self.cfg.dry_run {
+            return Ok(());
+        }
+        let target = self.target();
+        let io_cfg = IoConfig {
+            dir: self.cfg.dir.clone(),
+            max_size_bytes: self.cfg.max_size_bytes,
+            sysroot: self.sys.clone(),
+            stat_dev: target.as_ref().and_then(|t| match t.devices.as_slice() {
+                [one] => Some(one.clone()),
+                _ => None,
+            }),
+            max_jobs: self.cfg.io_jobs.iter().copied().max().unwrap_or(1),
+            target: target.clone(),
+        };
+        let mut ws = match self.measure.open_storage(&io_cfg) {
+            Ok(ws) => ws,
+            Err(skip) => {
+                self.report.storage_bandwidth_skipped = Some(skip.reason.clone());
+                self.emit(Item::StorageSkipped)?;
+                self.console
+                    .warn(&format!("storage bandwidth: {}", skip.reason));
+                self.report.failed_sections.add(Section::Io, skip.reason);
+                return Ok(());
+            }
+        };
+        for a in ws.advisories() {
+            self.console.warn(&format!("storage bandwidth: {a}"));
+        }
+        let (direct_io, memory_fs) = ws.title_facts();
+        self.report.storage_io = Some(IoSetup {
+            device: Some(target.map_or_else(|| "unknown device".into(), |t| t.display)),
+            memory_fs,
+            direct_io,
+        });
+        let mut errors = 0;
+        let blocks = BlockSize::ALL
+            .into_iter()
+            .filter(|b| self.cfg.io_blocks.contains(b));
+        for bs in blocks {
+            self.emit(Item::BandwidthTitle(bs))?;
+            for dir in [Direction::Write, Direction::Read] {
+                for jobs in self.cfg.io_jobs.clone() {
+                    self.progress(
+                        &format!("Storage bandwidth {}", bs.label()),
+                        &format!("{} ({jobs} thread[s])", dir.label()),
+                        1,
+                    );
+                    let line = ws.run_line(bs, dir, jobs, self.cfg.loop_delay);
+                    if let Some(e) = &line.error {
+                        let hint = match line.error_errno {
+                            Some(_) => format!("; {}", dd_io::errno_hint(line.error_errno)),
+                            None => String::new(),
+                        };
+                        self.console.warn(&format!(
+                            "storage bandwidth ({}, {jobs} job(s)): {e}{hint}",
+                            bs.label()
+                        ));
+                        errors += 1;
+                    }
+                    self.after_step("storage bandwidth line", line.cut_short)?;
+                    self.report.storage_bandwidth.push(line);
+                    self.emit(Item::BandwidthLine(self.report.storage_bandwidth.len() - 1))?;
+                }
+            }
+        }
+        drop(ws);
+        if errors > 0 {
+            let reason = format!("{errors} line(s) stopped early (marked in the report)");
+            self.console.warn(&format!("storage bandwidth: {reason}"));
+            self.report.storage_bandwidth_skipped = Some(reason.clone());
+            self.report.failed_sections.add(Section::Io, reason);
+        }
+        Ok(())
+    }
+
+    /// The sections of `--extended`, after the standard report.
+    pub fn extended(&mut self) -> Result<(), Stop> {
+        if !self.cfg.extended || self.cfg.dry_run {
+            return Ok(());
+        }
+        self.report.extended = Some(Extended::default());
+        if self.cfg.runs(Section::Cpu) {
+            self.progress("Extended: CPU", "SMT probe", 1);
+            let probe = self.measure.smt_probe(&self.sys, self.cfg.loop_delay);
+            self.after_step("SMT probe", probe.cut_short)?;
+            if let Some(x) = &mut self.report.extended {
+                x.smt_probe = Some(probe);
+            }
+            self.emit(Item::ExtendedCpu)?;
+        }
+        if self.cfg.runs(Section::Memory) {
+            self.progress("Extended: Memory", "DRAM copy and triad", 2);
+            let dram = self.measure.dram(&self.sys, self.cfg.loop_delay);
+            let cut = dram.single.cut_short || dram.all.as_ref().is_some_and(|r| r.cut_short);
+            self.after_step("DRAM bandwidth", cut)?;
+            if let Some(x) = &mut self.report.extended {
+                x.dram = Some(dram);
+            }
+            self.emit(Item::ExtendedMemory)?;
+        }
+        if self.cfg.runs(Section::Io) || self.cfg.runs(Section::Storage) {
+            let devices = self.target().map(|t| t.devices).unwrap_or_default();
+            let details = devices
+                .iter()
+                .map(|d| blockdev::details::device_details(&self.sys, d))
+                .collect();
+            if let Some(x) = &mut self.report.extended {
+                x.device_details = details;
+            }
+            self.emit(Item::ExtendedStorage)?;
+        }
+        Ok(())
+    }
+
+    /// `[ Plan ]` of `--dry-run`: what a full run would do.
+    pub fn plan(&mut self) -> Result<(), Stop> {
+        if !self.cfg.dry_run {
+            return Ok(());
+        }
+        let target = if self.cfg.runs(Section::Io) || self.cfg.runs(Section::Storage) {
+            self.target()
+        } else {
+            None
+        };
+        let steps = cpu_jobs(&self.sys).len();
+        self.report.plan = Some(plan::build(
+            self.cfg,
+            target.as_ref(),
+            &self.release,
+            steps,
+            &self.sys,
+        ));
+        self.emit(Item::Plan)
+    }
+
+    /// Ends the run: the progress display stops, the outputs finish, and
+    /// the report is handed back.
+    pub fn finish(self) -> Result<Report, Stop> {
+        self.console.progress().idle();
+        self.out.finish(&self.report)?;
+        Ok(self.report)
+    }
+}
+
+/// Job counts of the CPU loop steps.
+fn cpu_jobs(sys: &Sysroot) -> Vec<u32> {
+    cpu_loop::job_counts(sysinfo::usable_cpus(sys))
+}

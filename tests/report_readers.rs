@@ -1,0 +1,447 @@
+//! The readers: our text reads back exactly (`render(read(text)) == text`),
+//! our JSON reads into the same model as our text, and the bash
+//! original's reports read in every layout it printed.
+
+use std::fs;
+
+use assert_cmd::Command;
+use quickbench::model::{BlockSize, Report, Section};
+use quickbench::report::read::{read_report, read_text};
+use quickbench::report::text::render;
+
+/// A real Build line in place of the goldens' placeholder.
+fn unmask(golden: &str) -> String {
+    golden
+        .replace("<version>", env!("CARGO_PKG_VERSION"))
+        .replace(
+            "Build     : <compiler>, <target>, <linkage>",
+            "Build     : rustc 1.95.0 (59807616e 2026-04-14), x86_64-unknown-linux-gnu, static",
+        )
+}
+
+fn round_trip(name: &str, text: &str) -> Report {
+    let r = read_text(name, text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(render(&r), text, "{name} does not read back exactly");
+    r
+}
+
+#[test]
+fn every_golden_file_reads_back_byte_for_byte() {
+    for entry in fs::read_dir("tests/golden").unwrap() {
+        let path = entry.unwrap().path();
+        let text = unmask(&fs::read_to_string(&path).unwrap());
+        let r = round_trip(&path.display().to_string(), &text);
+        assert!(r.original.is_none());
+        assert_eq!(r.quickbench.port_version, env!("CARGO_PKG_VERSION"));
+        assert!(r.quickbench.static_build);
+    }
+}
+
+#[test]
+fn the_whole_golden_report_reads_into_its_figures() {
+    let text = unmask(&fs::read_to_string("tests/golden/whole-report-lvm-luks-md.txt").unwrap());
+    let r = read_text("golden", &text).unwrap();
+    assert_eq!(r.hostname, "fixture");
+    assert_eq!(
+        r.sections,
+        vec![
+            Section::Cpuinfo,
+            Section::Cpu,
+            Section::Memory,
+            Section::Storage,
+            Section::Io
+        ]
+    );
+    assert_eq!(r.cpu_info.as_ref().unwrap().lines.len(), 4);
+    assert_eq!(r.cpu_info.as_ref().unwrap().label_width_chars, 32);
+    assert_eq!(r.cpu_loop.len(), 3);
+    assert_eq!(r.cpu_loop[2].jobs, 4);
+    assert_eq!(r.cpu_loop[2].loops_per_s_mean, 399_996_000.0);
+    let m = r.memory.as_ref().unwrap();
+    assert_eq!(m.mem_total_kib, Some(15921 << 10));
+    let bw = m.dd_bandwidth.as_ref().unwrap().bytes_per_s();
+    assert!((bw / 30.9e9 - 1.0).abs() < 1e-6, "{bw}");
+    assert_eq!(r.storage_info.as_ref().unwrap()[1].name, "sdb");
+    let stack = r.storage_stack.as_ref().unwrap();
+    assert_eq!(stack.roots[0].name, "vg0-root");
+    assert_eq!(stack.roots[0].children[0].children[0].children.len(), 2);
+    assert_eq!(
+        r.storage_io.as_ref().unwrap().device.as_deref(),
+        Some("dm-1")
+    );
+    assert_eq!(r.storage_bandwidth.len(), 12);
+    assert_eq!(r.lines_of(BlockSize::M1).count(), 6);
+    let l = &r.storage_bandwidth[2];
+    assert_eq!((l.jobs, l.iops, l.lat_mean_us), (16, 100_000.0, 160.0));
+    assert!(r.failed_sections.is_empty());
+}
+
+fn quickbench() -> Command {
+    Command::cargo_bin("quickbench").unwrap()
+}
+
+/// A fixture sysroot (the golden tests' LVM on LUKS on md host) for the
+/// stand-in runs below.
+fn fixture_run(extra: &[&str]) -> (String, String) {
+    let d = tempfile::tempdir().unwrap();
+    write_host(d.path());
+    let run = |json: bool| {
+        let mut c = quickbench();
+        c.arg("--sysroot").arg(d.path());
+        c.args(["--fake-figures", "--dir", "/", "12"]).args(extra);
+        if json {
+            c.arg("--json");
+        }
+        let out = c.output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    (run(false), run(true))
+}
+
+/// A small host: cpuinfo, meminfo, uname, one virtio disk holding /.
+fn write_host(root: &std::path::Path) {
+    let w = |p: &str, c: &str| {
+        let p = root.join(p);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, c).unwrap();
+    };
+    w(
+        "proc/cpuinfo",
+        "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 1\nmodel name\t: AMD EPYC\n\
+         physical id\t: 0\nsiblings\t: 2\ncore id\t\t: 0\ncpu cores\t: 2\n\n\
+         processor\t: 1\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 1\nmodel name\t: AMD EPYC\n\
+         physical id\t: 0\nsiblings\t: 2\ncore id\t\t: 1\ncpu cores\t: 2\n\n",
+    );
+    w(
+        "proc/meminfo",
+        "MemTotal:       24683584 kB\nMemAvailable:   20000000 kB\n",
+    );
+    w("proc/sys/kernel/ostype", "Linux\n");
+    w("proc/sys/kernel/hostname", "vm\n");
+    w("proc/sys/kernel/osrelease", "6.18.44\n");
+    w("proc/sys/kernel/version", "#1 SMP PREEMPT_DYNAMIC @0\n");
+    w("proc/sys/kernel/arch", "x86_64\n");
+    w(
+        "proc/self/mountinfo",
+        "22 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n",
+    );
+    for f in ["possible", "present", "online"] {
+        w(&format!("sys/devices/system/cpu/{f}"), "0-1\n");
+    }
+    w("sys/block/vda/size", "536870912\n");
+    w("sys/block/vda/dev", "254:0\n");
+    w("sys/class/block/vda/dev", "254:0\n");
+    w("sys/class/block/vda/size", "536870912\n");
+}
+
+#[test]
+fn text_and_json_of_one_run_are_one_model() {
+    for extra in [&[][..], &["-x"][..], &["--only", "memory,io"][..]] {
+        let (text, json) = fixture_run(extra);
+        let from_json = read_report("run.json", &json).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            render(&from_json),
+            text,
+            "{extra:?}: JSON renders another text"
+        );
+        let again = serde_json::to_value(&from_json).unwrap();
+        let original: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(
+            again, original,
+            "{extra:?}: JSON does not read back exactly"
+        );
+        let from_text = round_trip("run.txt", &text);
+        assert_eq!(
+            from_text.storage_bandwidth.len(),
+            from_json.storage_bandwidth.len()
+        );
+    }
+}
+
+#[test]
+fn a_dry_run_reads_back_from_text_and_from_json() {
+    let (text, json) = fixture_run(&["--dry-run"]);
+    round_trip("dry.txt", &text);
+    let from_json = read_report("dry.json", &json).unwrap();
+    assert!(from_json.dry_run);
+    assert_eq!(render(&from_json), text);
+}
+
+#[test]
+fn a_live_run_reads_back_byte_for_byte() {
+    let out = quickbench()
+        .args(["0.1", "-q", "--only", "cpuinfo,cpu,memory,storage"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let r = round_trip("live.txt", &text);
+    assert!(!r.cpu_loop.is_empty());
+    assert!(r.cpu_loop.iter().all(|s| s.loops_per_s_mean > 0.0));
+}
+
+/// The bash original at commit f56350b on a 2-vCPU KVM guest, loop delay 2
+/// (its last release that found the device by device number; titles name
+/// it). Printed as is, including the `grep:` error its device lookup sent
+/// to the terminal.
+const BASH_F56350B: &str = "Quickbench: 1.0
+Kernel    : Linux vm 6.18.44-fc-v1045 #1 SMP PREEMPT_DYNAMIC @0 x86_64 GNU/Linux
+Bash      : GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)
+dd        : dd (coreutils) 9.1
+
+[ CPU info ]
+Model name:                              AMD EPYC
+Thread(s) per core:                      1
+Core(s) per socket:                      2
+Socket(s):                               1
+
+[ CPU loop ]
+ 1 // jobs :     374339 loop/job/s
+ 2 // jobs :     370382 loop/job/s
+
+[ Memory ]
+Total    : 24105 MB
+Bandwidth: 30.9 GB/s
+
+[ Storage info ]
+Name      Bus     Size(GB)  QDepth  Model
+vda       virtio      256        ?  ?
+grep: /sys/block/*/*/dev: No such file or directory
+
+[ Storage bandwidth - 4k blocks (vda) ]
+Writes ( 1 thread[s]):     66 MB/s   16256 IO/s       0 µs avg. lat.
+Writes ( 4 thread[s]):    115 MB/s   28091 IO/s       0 µs avg. lat.
+Writes (16 thread[s]):    127 MB/s   31084 IO/s       0 µs avg. lat.
+Reads  ( 1 thread[s]):     83 MB/s   20294 IO/s       0 µs avg. lat.
+Reads  ( 4 thread[s]):    127 MB/s   31234 IO/s       0 µs avg. lat.
+Reads  (16 thread[s]):    128 MB/s   31421 IO/s       0 µs avg. lat.
+
+[ Storage bandwidth - 1M blocks (vda) ]
+Writes ( 1 thread[s]):    439 MB/s     841 IO/s       2 µs avg. lat.
+Writes ( 4 thread[s]):    641 MB/s     613 IO/s       2 µs avg. lat.
+Writes (16 thread[s]):    739 MB/s     922 IO/s       2 µs avg. lat.
+Reads  ( 1 thread[s]):    494 MB/s     472 IO/s       1 µs avg. lat.
+Reads  ( 4 thread[s]):    586 MB/s     728 IO/s       2 µs avg. lat.
+Reads  (16 thread[s]):    657 MB/s     766 IO/s       2 µs avg. lat.
+";
+
+/// Its newest commit on the same guest: it stops after the storage table.
+const BASH_HEAD_STOPPED: &str = "Quickbench: 1.0
+Kernel    : Linux vm 6.18.44-fc-v1045 #1 SMP PREEMPT_DYNAMIC @0 x86_64 GNU/Linux
+Bash      : GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)
+dd        : dd (coreutils) 9.1
+
+[ CPU info ]
+Model name:                              AMD EPYC
+Thread(s) per core:                      1
+Core(s) per socket:                      2
+Socket(s):                               1
+
+[ CPU loop ]
+ 1 // jobs :     271560 loop/job/s
+ 2 // jobs :     312204 loop/job/s
+
+[ Memory ]
+Total    : 24105 MB
+Bandwidth: 32.0 GB/s
+
+[ Storage info ]
+Name      Bus     Size(GB)  QDepth  Model
+vda       virtio      256        ?  ?
+Could not figure out the backing block device for /tmp/bench, sorry
+";
+
+#[test]
+fn the_bash_originals_real_reports_read() {
+    let r = read_text("f56350b.txt", BASH_F56350B).unwrap();
+    let o = r.original.as_ref().unwrap();
+    assert_eq!(o.version, "1.0");
+    assert_eq!(o.dd.as_deref(), Some("dd (coreutils) 9.1"));
+    assert_eq!(r.hostname, "vm");
+    assert_eq!(r.cpu_info.as_ref().unwrap().label_width_chars, 40);
+    assert_eq!(r.cpu_loop[1].loops_per_s_mean, 370_382.0);
+    assert_eq!(r.storage_info.as_ref().unwrap()[0].bus, "virtio");
+    assert_eq!(
+        r.stray_lines,
+        vec!["grep: /sys/block/*/*/dev: No such file or directory"]
+    );
+    assert_eq!(r.storage_bandwidth.len(), 12);
+    assert_eq!(r.storage_bandwidth[11].mb_per_s, 657.0);
+    assert_eq!(
+        r.storage_io.as_ref().unwrap().device.as_deref(),
+        Some("vda")
+    );
+    assert!(r.failed_sections.is_empty());
+
+    let r = read_text("head.txt", BASH_HEAD_STOPPED).unwrap();
+    assert!(r.storage_bandwidth.is_empty());
+    assert!(r.failed_sections.contains(Section::Io));
+    assert!(r
+        .storage_bandwidth_skipped
+        .as_deref()
+        .unwrap()
+        .contains("Could not figure out"));
+}
+
+/// The newest bash original on an LVM volume: no device in the titles, a
+/// `[ Storage device stack ]` block from `lsblk -s`, written by hand in
+/// its layout.
+const BASH_HEAD_STACK: &str = "Quickbench: 1.0
+Kernel    : Linux db1 6.1.0-26-cloud-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.112-1 (2024-09-30) x86_64 GNU/Linux
+Bash      : GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)
+dd        : dd (coreutils) 9.1
+
+[ CPU info ]
+Model name:            Intel Core Processor (Haswell, no TSX)
+BIOS Model name:       pc-i440fx-8.2 CPU @ 2.0GHz
+Thread(s) per core:    1
+Core(s) per socket:    1
+Socket(s):             4
+
+[ CPU loop ]
+ 1 // jobs :     478140 loop/job/s
+ 2 // jobs :     476692 loop/job/s
+ 4 // jobs :     458565 loop/job/s
+
+[ Memory ]
+Total    : 14641 MB
+Bandwidth: 22.0 GB/s
+
+[ Storage info ]
+Name      Bus     Size(GB)  QDepth  Model
+sda       scsi        100      128  QEMU HARDDISK
+
+[ Storage device stack ]
+NAME            SIZE TYPE MOUNTPOINT
+vg0-data         50G lvm  /srv
+`-sda2         99.5G part 
+  `-sda         100G disk 
+
+[ Storage bandwidth - 4k blocks ]
+Writes ( 1 thread[s]):     50 MB/s   12314 IO/s       0 µs avg. lat.
+Writes ( 4 thread[s]):    151 MB/s   36998 IO/s       0 µs avg. lat.
+";
+
+#[test]
+fn the_newest_bash_layout_reads_with_its_stack_and_no_device() {
+    let r = read_text("head-lvm.txt", BASH_HEAD_STACK).unwrap();
+    let info = r.cpu_info.as_ref().unwrap();
+    assert_eq!(info.label_width_chars, 22);
+    assert_eq!(info.lines[1].label, "BIOS Model name:");
+    let s = r.storage_stack.as_ref().unwrap();
+    assert_eq!(s.roots[0].mountpoint, "/srv");
+    assert_eq!(s.roots[0].children[0].name, "sda2");
+    assert_eq!(s.roots[0].children[0].children[0].size, "100G");
+    assert_eq!(r.storage_io.as_ref().unwrap().device, None);
+    // cut short after two lines
+    assert_eq!(r.storage_bandwidth.len(), 2);
+    assert_eq!(r.storage_bandwidth[1].iops, 36998.0);
+}
+
+#[test]
+fn crlf_and_collapsed_whitespace_read_like_the_original() {
+    let crlf = BASH_F56350B.replace('\n', "\r\n");
+    let a = read_text("crlf.txt", &crlf).unwrap();
+    let collapsed: String = BASH_F56350B
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ") + "\n")
+        .collect();
+    let b = read_text("pasted.txt", &collapsed).unwrap();
+    let c = read_text("orig.txt", BASH_F56350B).unwrap();
+    for r in [&a, &b] {
+        assert_eq!(r.cpu_loop.len(), c.cpu_loop.len());
+        assert_eq!(r.storage_bandwidth.len(), 12);
+        assert_eq!(r.memory, c.memory);
+        assert_eq!(r.storage_info, c.storage_info);
+        assert_eq!(
+            r.cpu_info.as_ref().unwrap().lines,
+            c.cpu_info.as_ref().unwrap().lines
+        );
+    }
+}
+
+/// The example of the original's README, as it reached us pasted through a
+/// web page: single spaces, blank lines gone, prose before and after.
+const PASTED_README: &str = "Example usage :
+$ ./quickbench
+Quickbench: 1.0
+Kernel : Linux ovhb2 6.1.0-26-cloud-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.112-1 (2024-09-30) x86_64 GNU/Linux
+Bash : GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)
+dd : dd (coreutils) 9.1
+[ CPU info ]
+Model name: Intel Core Processor (Haswell, no TSX)
+BIOS Model name: pc-i440fx-8.2 CPU @ 2.0GHz
+Thread(s) per core: 1
+Core(s) per socket: 1
+Socket(s): 4
+[ CPU loop ]
+1 // jobs : 478140 loop/job/s
+2 // jobs : 476692 loop/job/s
+4 // jobs : 458565 loop/job/s
+[ Memory ]
+Total : 14641 MB
+Bandwidth: 22.0 GB/s
+[ Storage info ]
+Name Bus Size(GB) QDepth Model
+sda scsi 100 128 QEMU HARDDISK
+[ Storage bandwidth - 4k blocks (sda) ]
+Writes ( 1 thread[s]): 50 MB/s 12314 IO/s 0 µs avg. lat.
+Reads ( 1 thread[s]): 50 MB/s 12313 IO/s 0 µs avg. lat.
+[ Storage bandwidth - 1M blocks (sda) ]
+Writes ( 1 thread[s]): 1450 MB/s 1384 IO/s 0 µs avg. lat.
+Reads (16 thread[s]): 6187 MB/s 5900 IO/s 1 µs avg. lat.
+The script accepts only 1 parameter which is the loop delay : every loop in the benchmark will not run more than the given figure in seconds.
+";
+
+#[test]
+fn a_pasted_report_reads_between_its_prose() {
+    let r = read_text("readme.txt", PASTED_README).unwrap();
+    assert_eq!(r.hostname, "ovhb2");
+    assert_eq!(r.cpu_loop.len(), 3);
+    assert_eq!(r.memory.as_ref().unwrap().mem_total_kib, Some(14641 << 10));
+    let disk = &r.storage_info.as_ref().unwrap()[0];
+    assert_eq!(disk.model.as_deref(), Some("QEMU HARDDISK"));
+    assert_eq!(disk.queue_depth, Some(128));
+    assert_eq!(r.storage_bandwidth.len(), 4);
+    assert_eq!(r.storage_bandwidth[3].jobs, 16);
+    assert!(r.stray_lines[0].contains("Example usage"));
+    assert!(r
+        .stray_lines
+        .last()
+        .unwrap()
+        .contains("accepts only 1 parameter"));
+}
+
+#[test]
+fn a_report_cut_at_any_line_still_reads() {
+    for text in [BASH_F56350B, BASH_HEAD_STACK] {
+        let lines: Vec<&str> = text.lines().collect();
+        for n in 1..=lines.len() {
+            let cut = lines[..n].join("\n");
+            if let Err(e) = read_text("cut.txt", &cut) {
+                panic!("cut after line {n}: {e}");
+            }
+        }
+    }
+}
+
+#[test]
+fn what_cannot_be_read_names_the_file_and_line() {
+    let e = read_report("notes.txt", "hello\nworld\n").unwrap_err();
+    assert_eq!((e.file.as_str(), e.line), ("notes.txt", 1));
+    assert!(e.to_string().starts_with("notes.txt:1: "), "{e}");
+    // garbage in the middle, with a section after it
+    let bad = BASH_F56350B.replace(" 2 // jobs :     370382 loop/job/s", "two jobs: fast");
+    let e = read_text("bad.txt", &bad).unwrap_err();
+    assert_eq!(e.line, 14, "{e}");
+    assert!(e.message.contains("CPU loop line"), "{e}");
+    // a JSON document of a newer major, and one that is not ours
+    let e = read_report("new.json", r#"{"schema_version": 2}"#).unwrap_err();
+    assert!(e.message.contains("newer quickbench"), "{e}");
+    let e = read_report("other.json", r#"{"name": "x"}"#).unwrap_err();
+    assert!(e.message.contains("schema_version"), "{e}");
+    let e = read_report("broken.json", "{\n\"schema_version\": 1,\n").unwrap_err();
+    assert!(e.line >= 2, "{e}");
+}

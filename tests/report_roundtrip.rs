@@ -1,0 +1,227 @@
+//! Property: any report the model can hold reads back from its text to the
+//! same text (`render(read(render(m))) == render(m)`), over many randomly
+//! generated models (a fixed-seed generator, so a failure repeats).
+
+use quickbench::blockdev::DiskRow;
+use quickbench::cpu_loop::LoopStep;
+use quickbench::dd_io::{Direction, LineResult};
+use quickbench::membw::DdBandwidth;
+use quickbench::model::{
+    BlockSize, CpuInfo, CpuInfoLine, IoSetup, Memory, RawSection, Report, Section, Stack, StackNode,
+};
+use quickbench::report::read::read_text;
+use quickbench::report::text::render;
+
+/// xorshift64*: small, deterministic.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+    fn coin(&mut self) -> bool {
+        self.next() & 1 == 1
+    }
+    fn pick<'a>(&mut self, v: &[&'a str]) -> &'a str {
+        v[self.below(v.len() as u64) as usize]
+    }
+    /// A word without spaces.
+    fn word(&mut self) -> String {
+        let n = 1 + self.below(10);
+        (0..n)
+            .map(|_| {
+                let c = self.pick(&["a", "Z", "0", "9", "-", "_", ".", "é", "(", ")", "/", "x"]);
+                c.to_string()
+            })
+            .collect()
+    }
+    /// Words joined by single or double spaces.
+    fn phrase(&mut self) -> String {
+        let n = 1 + self.below(4);
+        let mut s = self.word();
+        for _ in 1..n {
+            s.push_str(if self.coin() { " " } else { "  " });
+            s.push_str(&self.word());
+        }
+        s
+    }
+}
+
+fn model(rng: &mut Rng) -> Report {
+    let mut r = Report::new(
+        format!(
+            "Linux {} 6.{} #1 SMP x86_64 GNU/Linux",
+            rng.word(),
+            rng.below(20)
+        ),
+        String::new(),
+    );
+    r.quickbench.static_build = rng.coin();
+    r.quickbench.rustc = format!("rustc 1.{}.0 ({} 2026-01-01)", rng.below(99), rng.word());
+    if rng.coin() {
+        r.sections.push(Section::Cpuinfo);
+        let labels = [
+            "Model name:",
+            "BIOS Model name:",
+            "Thread(s) per core:",
+            "Core(s) per socket:",
+            "Socket(s):",
+        ];
+        let n = rng.below(6);
+        let lines: Vec<CpuInfoLine> = (0..n)
+            .map(|_| CpuInfoLine {
+                label: rng.pick(&labels).to_string(),
+                value: rng.phrase(),
+            })
+            .collect();
+        if lines.is_empty() {
+            r.failed_sections.add(Section::Cpuinfo, "none");
+        }
+        r.cpu_info = Some(CpuInfo {
+            label_width_chars: if lines.is_empty() {
+                0
+            } else {
+                19 + rng.below(30) as usize
+            },
+            lines,
+            summary: None,
+        });
+    }
+    if rng.coin() {
+        r.sections.push(Section::Cpu);
+        for i in 0..rng.below(6) {
+            r.cpu_loop.push(LoopStep {
+                jobs: 1 << i,
+                loops_per_s_each: Vec::new(),
+                loops_per_s_mean: rng.below(9_999_999_999) as f64,
+                elapsed_ns: 0,
+                cut_short: rng.below(5) == 0,
+                conditions: None,
+            });
+        }
+    }
+    if rng.coin() {
+        r.sections.push(Section::Memory);
+        let total = rng.coin().then(|| rng.below(1 << 40) << 10);
+        let bw = rng.coin().then(|| DdBandwidth {
+            bytes: rng.below(1 << 45),
+            elapsed_ns: 1 + rng.below(60_000_000_000),
+            cut_short: rng.coin(),
+        });
+        if total.is_none() || (bw.is_none() && rng.coin()) {
+            r.failed_sections.add(Section::Memory, "x");
+        }
+        r.memory = Some(Memory {
+            mem_total_kib: total,
+            dd_bandwidth: bw,
+        });
+    }
+    if rng.coin() {
+        r.sections.push(Section::Storage);
+        let rows = (0..rng.below(4))
+            .map(|_| DiskRow {
+                name: rng.word(),
+                bus: rng.word(),
+                size_gib: rng.below(100_000),
+                queue_depth: rng.coin().then(|| rng.below(1024)),
+                model: rng.coin().then(|| rng.phrase()),
+            })
+            .collect();
+        r.storage_info = Some(rows);
+        if rng.coin() {
+            r.storage_stack = Some(Stack {
+                roots: (0..1 + rng.below(2)).map(|_| tree(rng, 0)).collect(),
+            });
+        }
+    }
+    if rng.coin() {
+        r.sections.push(Section::Io);
+        if rng.below(4) == 0 {
+            let why = rng.phrase();
+            r.storage_bandwidth_skipped = Some(why.clone());
+            r.failed_sections.add(Section::Io, why);
+        } else {
+            let fs = rng.word();
+            let device = rng.word();
+            r.storage_io = Some(IoSetup {
+                memory_fs: match rng.below(3) {
+                    0 => Some(fs),
+                    1 => Some(device.clone()),
+                    _ => None,
+                },
+                device: Some(device),
+                direct_io: rng.coin(),
+            });
+            for bs in BlockSize::ALL {
+                for dir in [Direction::Write, Direction::Read] {
+                    for jobs in [1, 4, 16] {
+                        if rng.below(8) == 0 {
+                            continue;
+                        }
+                        let mut l = LineResult::empty(bs.bytes(), dir, jobs);
+                        l.mb_per_s = rng.below(100_000) as f64;
+                        l.iops = rng.below(10_000_000) as f64;
+                        l.lat_mean_us = rng.below(1_000_000) as f64;
+                        match rng.below(6) {
+                            0 => l.cut_short = true,
+                            1 => {
+                                l.error = Some("x".into());
+                                l.error_errno = Some(
+                                    [libc::EIO, libc::ENOSPC, libc::EROFS][rng.below(3) as usize],
+                                );
+                            }
+                            _ => {}
+                        }
+                        r.storage_bandwidth.push(l);
+                    }
+                }
+            }
+        }
+    }
+    for _ in 0..rng.below(3) {
+        r.raw_sections.push(RawSection {
+            title: format!("Extended: {}", rng.word()),
+            lines: (0..1 + rng.below(3)).map(|_| rng.phrase()).collect(),
+        });
+    }
+    r
+}
+
+fn tree(rng: &mut Rng, depth: u32) -> StackNode {
+    let kids = if depth < 3 { rng.below(3) } else { 0 };
+    StackNode {
+        name: rng.word(),
+        size: if rng.below(5) == 0 {
+            String::new()
+        } else {
+            format!("{}G", rng.below(999))
+        },
+        kind: rng
+            .pick(&["disk", "part", "lvm", "crypt", "raid1", "loop"])
+            .into(),
+        mountpoint: if rng.coin() {
+            String::new()
+        } else {
+            format!("/{}", rng.word())
+        },
+        children: (0..kids).map(|_| tree(rng, depth + 1)).collect(),
+    }
+}
+
+#[test]
+fn random_reports_read_back_from_their_text() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for case in 0..2000 {
+        let m = model(&mut rng);
+        let text = render(&m);
+        let read = read_text("generated.txt", &text)
+            .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
+        assert_eq!(render(&read), text, "case {case}");
+    }
+}
