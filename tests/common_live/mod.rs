@@ -26,12 +26,22 @@ pub fn skip_reason(tools: &[&str]) -> Option<String> {
         .map(|t| format!("{t} is not installed"))
 }
 
+/// Reports that the current test cannot run here and why. With
+/// `QB_REQUIRE_ROOT_TESTS=1` (a root CI job that must run them all) a skip
+/// is a failure instead, so that a missing tool cannot pass unnoticed.
+pub fn skip(why: &str) {
+    let test = std::thread::current().name().unwrap_or("?").to_string();
+    if std::env::var_os("QB_REQUIRE_ROOT_TESTS").is_some_and(|v| v == "1") {
+        panic!("{test} cannot run here ({why}) and QB_REQUIRE_ROOT_TESTS=1 requires it");
+    }
+    eprintln!("skipping {test}: {why}");
+}
+
 #[macro_export]
 macro_rules! need {
     ($($tool:expr),*) => {
         if let Some(why) = $crate::common_live::skip_reason(&["losetup", "mount", "umount", $($tool),*]) {
-            let test = std::thread::current().name().unwrap_or("?").to_string();
-            eprintln!("skipping {test}: {why}");
+            $crate::common_live::skip(&why);
             return;
         }
     };
