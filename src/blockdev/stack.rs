@@ -59,7 +59,7 @@ pub fn device_type(sys: &Sysroot, name: &str) -> String {
         return sysfs::md_level(sys, name).unwrap_or_else(|| "md".to_string());
     }
     let scsi = sys
-        .read_trimmed(format!("/sys/class/block/{name}/device/type"))
+        .read_trimmed(sysfs::dev_path(sys, name, "device/type"))
         .and_then(|t| t.parse::<i64>().ok());
     scsi_type(scsi).to_string()
 }
