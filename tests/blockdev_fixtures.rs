@@ -41,7 +41,7 @@ fn sata_partition_resolves_to_its_disk() {
     assert_eq!(t.devices, vec!["sda"]);
     assert_eq!(t.display, "sda");
     assert!(!t.stacked);
-    assert_eq!(t.notes, vec!["sda1 is a partition of sda"]);
+    assert_eq!(t.notes, vec!["sda1: partition of sda"]);
     assert_eq!(render_stack(&fx.sys(), &t), None);
     let t = resolve_dir(&fx.sys(), Path::new("/data/x/../y")).unwrap();
     assert_eq!(t.display, "sdb");
@@ -142,7 +142,16 @@ fn lvm_on_luks_on_md_raid1_draws_the_stack() {
     assert_eq!(t.devices, vec!["dm-1"]);
     assert_eq!(t.display, "dm-1");
     assert!(t.stacked);
-    assert_eq!(t.notes, vec!["dm-1 is /dev/mapper/vg0-root"]);
+    assert_eq!(
+        t.notes,
+        vec![
+            "dm-1: LVM volume /dev/mapper/vg0-root",
+            "dm-0: encrypted volume /dev/mapper/cryptmd",
+            "md0: raid1 array",
+            "sda1: partition of sda",
+            "sdb1: partition of sdb",
+        ]
+    );
     let lines = render_stack(&fx.sys(), &t).unwrap();
     assert_eq!(
         lines,
@@ -214,6 +223,14 @@ fn btrfs_on_two_disks_with_a_subvolume() {
     assert_eq!(t.display, "sda+sdb");
     assert!(t.stacked);
     assert_eq!(
+        t.notes,
+        vec![
+            "btrfs: members sda1, sdb1",
+            "sda1: partition of sda",
+            "sdb1: partition of sdb",
+        ]
+    );
+    assert_eq!(
         render_stack(&fx.sys(), &t).unwrap(),
         vec![
             "NAME   SIZE TYPE MOUNTPOINT",
@@ -253,7 +270,14 @@ fn zfs_pool_members_come_from_udev() {
     assert_eq!(t.members, vec!["sda1", "sdb1"]);
     assert_eq!(t.devices, vec!["sda", "sdb"]);
     assert!(t.stacked);
-    assert_eq!(t.notes[0], "ZFS pool tank on sda+sdb");
+    assert_eq!(
+        t.notes,
+        vec![
+            "tank: ZFS pool on sda1, sdb1",
+            "sda1: partition of sda",
+            "sdb1: partition of sdb",
+        ]
+    );
     assert_eq!(
         render_stack(&fx.sys(), &t).unwrap(),
         vec![
@@ -289,8 +313,11 @@ fn overlay_follows_upperdir_and_hides_in_containers() {
     assert_eq!(t.display, "sdb");
     assert_eq!(t.devices, vec!["sdb"]);
     assert_eq!(
-        t.notes[0],
-        "overlay: writes go to upperdir /var/lib/docker/overlay2/abc/diff on sdb"
+        t.notes,
+        vec![
+            "overlay: upper directory /var/lib/docker/overlay2/abc/diff on sdb",
+            "sdb1: partition of sdb",
+        ]
     );
 }
 
@@ -459,7 +486,14 @@ fn md_raid1_names_the_array_and_its_level() {
     ]);
     let t = resolve_dir(&fx.sys(), Path::new("/srv/raid one/x")).unwrap();
     assert_eq!(t.display, "md127");
-    assert_eq!(t.notes, vec!["md127 is raid1"]);
+    assert_eq!(
+        t.notes,
+        vec![
+            "md127: raid1 array",
+            "sda1: partition of sda",
+            "sdb1: partition of sdb",
+        ]
+    );
     assert!(t.stacked);
     assert_eq!(
         render_stack(&fx.sys(), &t).unwrap(),

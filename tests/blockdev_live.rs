@@ -50,10 +50,7 @@ fn live_ext4_on_loop() {
     assert_eq!(t.devices, vec![dev.clone()]);
     assert!(t.stacked);
     let img = g.path("e.img");
-    assert_eq!(
-        t.notes,
-        vec![format!("{dev} is backed by {}", img.display())]
-    );
+    assert_eq!(t.notes, vec![format!("{dev}: backed by {}", img.display())]);
     let name_w = dev.len().max(4);
     assert_eq!(
         render_stack(&sys, &t).unwrap(),
