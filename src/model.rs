@@ -286,6 +286,9 @@ pub struct StackNode {
 pub struct Stack {
     /// The trees, in lsblk's order.
     pub roots: Vec<StackNode>,
+    /// What the tree does not show (a loop device's backing file, the dm
+    /// names, md levels), one short phrase each: `loop0: backed by /img`.
+    pub notes: Vec<String>,
 }
 
 impl From<Stack> for Vec<String> {

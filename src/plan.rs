@@ -37,6 +37,10 @@ pub struct Plan {
     pub timed_steps: u32,
     /// Memory the `-x` DRAM test would use (three arrays), bytes.
     pub dram_bytes: Option<u64>,
+    /// What the device names do not show (partition of which disk, dm
+    /// name, md level, loop backing file, overlay upper directory).
+    #[serde(default)]
+    pub notes: Vec<String>,
     /// The `--max-size` in force, bytes.
     #[serde(default)]
     pub max_size_bytes: u64,
@@ -177,6 +181,7 @@ pub fn build(
         estimated_run_s,
         timed_steps,
         dram_bytes,
+        notes: target.map(|t| t.notes.clone()).unwrap_or_default(),
         max_size_bytes: cfg.max_size_bytes,
         io_lines: io_lines(cfg),
         io_rest_s: crate::dd_io::SETTLE.as_secs_f64(),

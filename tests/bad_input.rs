@@ -82,7 +82,7 @@ fn procfs_and_sysfs_are_not_storage() {
 fn tmpfs_runs_and_says_memory_is_measured() {
     let st = nix::sys::statfs::statfs("/dev/shm");
     if !st.is_ok_and(|s| s.filesystem_type() == nix::sys::statfs::TMPFS_MAGIC) {
-        common_live::skip(&common_live::this_test(), "/dev/shm is not a tmpfs here");
+        common_live::skip("/dev/shm is not a tmpfs here");
         return;
     }
     let o = io_on("/dev/shm");
@@ -165,10 +165,7 @@ fn directory_without_write_permission_is_skipped_for_a_user() {
         "--dir",
         p,
     ]) else {
-        common_live::skip(
-            &common_live::this_test(),
-            "needs root and setpriv to run as an unprivileged user",
-        );
+        common_live::skip("needs root and setpriv to run as an unprivileged user");
         return;
     };
     let (out, err) = text(&o);
@@ -179,10 +176,7 @@ fn directory_without_write_permission_is_skipped_for_a_user() {
 #[test]
 fn not_root_everything_runs_and_no_bios_line() {
     let Some(o) = as_nobody(&["0.1", "-q", "--only", "cpuinfo,cpu,memory,storage"]) else {
-        common_live::skip(
-            &common_live::this_test(),
-            "needs root and setpriv to run as an unprivileged user",
-        );
+        common_live::skip("needs root and setpriv to run as an unprivileged user");
         return;
     };
     let (out, err) = text(&o);

@@ -9,6 +9,15 @@ use common_blockdev::{lvm_luks_md, two_sata, Fx, TB4};
 use quickbench::blockdev::{device_stack, device_type, resolve_dir, storage_table, TargetKind};
 use quickbench::report::text::{stack_lines, table_lines};
 
+/// The stack's tree lines (the notes line under it is checked through
+/// `Target::notes`).
+fn tree_lines(sys: &quickbench::Sysroot, t: &quickbench::blockdev::Target) -> Option<Vec<String>> {
+    device_stack(sys, t).map(|mut s| {
+        s.notes.clear();
+        stack_lines(&s)
+    })
+}
+
 /// Keeps the fixture on disk (for running the real lsblk on it by hand)
 /// when BLOCKDEV_KEEP is set.
 fn keep(fx: &Fx, what: &str) {
@@ -40,8 +49,8 @@ fn sata_partition_resolves_to_its_disk() {
     assert_eq!(t.devices, vec!["sda"]);
     assert_eq!(t.display, "sda");
     assert!(!t.stacked);
-    assert_eq!(t.notes, vec!["sda1 is a partition of sda"]);
-    assert_eq!(device_stack(&fx.sys(), &t).map(|s| stack_lines(&s)), None);
+    assert_eq!(t.notes, vec!["sda1: partition of sda"]);
+    assert_eq!(tree_lines(&fx.sys(), &t), None);
     let t = resolve_dir(&fx.sys(), Path::new("/data/x/../y")).unwrap();
     assert_eq!(t.display, "sdb");
     assert_eq!(t.fs_type, "xfs");
@@ -141,10 +150,17 @@ fn lvm_on_luks_on_md_raid1_draws_the_stack() {
     assert_eq!(t.devices, vec!["dm-1"]);
     assert_eq!(t.display, "dm-1");
     assert!(t.stacked);
-    assert_eq!(t.notes, vec!["dm-1 is /dev/mapper/vg0-root"]);
-    let lines = device_stack(&fx.sys(), &t)
-        .map(|s| stack_lines(&s))
-        .unwrap();
+    assert_eq!(
+        t.notes,
+        vec![
+            "dm-1: LVM volume /dev/mapper/vg0-root",
+            "dm-0: encrypted volume /dev/mapper/cryptmd",
+            "md0: raid1 array",
+            "sda1: partition of sda",
+            "sdb1: partition of sdb",
+        ]
+    );
+    let lines = tree_lines(&fx.sys(), &t).unwrap();
     assert_eq!(
         lines,
         vec![
@@ -184,9 +200,7 @@ fn multipath_names_the_map_and_both_paths() {
     assert_eq!(t.display, "dm-2");
     assert!(t.stacked);
     assert_eq!(
-        device_stack(&fx.sys(), &t)
-            .map(|s| stack_lines(&s))
-            .unwrap(),
+        tree_lines(&fx.sys(), &t).unwrap(),
         vec![
             "NAME   SIZE TYPE  MOUNTPOINT",
             "mpatha   1T mpath /san",
@@ -217,9 +231,15 @@ fn btrfs_on_two_disks_with_a_subvolume() {
     assert_eq!(t.display, "sda+sdb");
     assert!(t.stacked);
     assert_eq!(
-        device_stack(&fx.sys(), &t)
-            .map(|s| stack_lines(&s))
-            .unwrap(),
+        t.notes,
+        vec![
+            "btrfs: members sda1, sdb1",
+            "sda1: partition of sda",
+            "sdb1: partition of sdb",
+        ]
+    );
+    assert_eq!(
+        tree_lines(&fx.sys(), &t).unwrap(),
         vec![
             "NAME   SIZE TYPE MOUNTPOINT",
             "sda1   3.6T part /home",
@@ -258,11 +278,16 @@ fn zfs_pool_members_come_from_udev() {
     assert_eq!(t.members, vec!["sda1", "sdb1"]);
     assert_eq!(t.devices, vec!["sda", "sdb"]);
     assert!(t.stacked);
-    assert_eq!(t.notes[0], "ZFS pool tank on sda+sdb");
     assert_eq!(
-        device_stack(&fx.sys(), &t)
-            .map(|s| stack_lines(&s))
-            .unwrap(),
+        t.notes,
+        vec![
+            "tank: ZFS pool on sda1, sdb1",
+            "sda1: partition of sda",
+            "sdb1: partition of sdb",
+        ]
+    );
+    assert_eq!(
+        tree_lines(&fx.sys(), &t).unwrap(),
         vec![
             "NAME   SIZE TYPE MOUNTPOINT",
             "sda1   3.6T part ",
@@ -275,7 +300,7 @@ fn zfs_pool_members_come_from_udev() {
     let t = resolve_dir(&fx.sys(), Path::new("/etc")).unwrap();
     assert_eq!(t.display, "rpool");
     assert!(t.devices.is_empty());
-    assert_eq!(device_stack(&fx.sys(), &t).map(|s| stack_lines(&s)), None);
+    assert_eq!(tree_lines(&fx.sys(), &t), None);
 }
 
 #[test]
@@ -296,8 +321,11 @@ fn overlay_follows_upperdir_and_hides_in_containers() {
     assert_eq!(t.display, "sdb");
     assert_eq!(t.devices, vec!["sdb"]);
     assert_eq!(
-        t.notes[0],
-        "overlay: writes go to upperdir /var/lib/docker/overlay2/abc/diff on sdb"
+        t.notes,
+        vec![
+            "overlay: upper directory /var/lib/docker/overlay2/abc/diff on sdb",
+            "sdb1: partition of sdb",
+        ]
     );
 }
 
@@ -353,7 +381,7 @@ fn network_and_memory_filesystems_have_no_device() {
         assert_eq!((t.kind, t.display.as_str()), (kind, display), "{dir}");
         assert!(t.devices.is_empty(), "{dir}");
         assert!(!t.stacked, "{dir}");
-        assert_eq!(device_stack(&sys, &t).map(|s| stack_lines(&s)), None);
+        assert_eq!(tree_lines(&sys, &t), None);
     }
 }
 
@@ -466,12 +494,17 @@ fn md_raid1_names_the_array_and_its_level() {
     ]);
     let t = resolve_dir(&fx.sys(), Path::new("/srv/raid one/x")).unwrap();
     assert_eq!(t.display, "md127");
-    assert_eq!(t.notes, vec!["md127 is raid1"]);
+    assert_eq!(
+        t.notes,
+        vec![
+            "md127: raid1 array",
+            "sda1: partition of sda",
+            "sdb1: partition of sdb",
+        ]
+    );
     assert!(t.stacked);
     assert_eq!(
-        device_stack(&fx.sys(), &t)
-            .map(|s| stack_lines(&s))
-            .unwrap(),
+        tree_lines(&fx.sys(), &t).unwrap(),
         vec![
             "NAME     SIZE TYPE  MOUNTPOINT",
             "md127    3.6T raid1 /srv/raid one",

@@ -51,16 +51,14 @@ fn live_ext4_on_loop() {
     assert_eq!(t.devices, vec![dev.clone()]);
     assert!(t.stacked);
     let img = g.path("e.img");
-    assert_eq!(
-        t.notes,
-        vec![format!("{dev} is backed by {}", img.display())]
-    );
+    assert_eq!(t.notes, vec![format!("{dev}: backed by {}", img.display())]);
     let name_w = dev.len().max(4);
     assert_eq!(
         device_stack(&sys, &t).map(|s| stack_lines(&s)).unwrap(),
         vec![
             format!("{:<name_w$} SIZE TYPE MOUNTPOINT", "NAME"),
             format!("{dev:<name_w$}  64M loop {}", mp.display()),
+            format!("Notes     : {dev}: backed by {}", img.display()),
         ]
     );
 }
@@ -107,8 +105,9 @@ fn live_btrfs_across_two_loops() {
     );
     let t2 = resolve_dir(&sys, &mp.join("sv")).unwrap();
     assert_eq!(t2.display, t.display);
-    let stack = device_stack(&sys, &t).map(|s| stack_lines(&s)).unwrap();
-    assert_eq!(stack.len(), 3, "{stack:?}");
+    let stack = device_stack(&sys, &t).unwrap();
+    assert_eq!(stack_lines(&stack).len(), 4, "{stack:?}");
+    assert_eq!(stack.roots.len(), 2, "{stack:?}");
 }
 
 #[test]

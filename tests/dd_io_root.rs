@@ -19,15 +19,15 @@ fn have(tool: &str) -> bool {
         .unwrap_or(false)
 }
 
-fn can_run(test: &str, tools: &[&str]) -> bool {
+fn can_run(tools: &[&str]) -> bool {
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } != 0 {
-        common_skip::skip(test, "needs root");
+        common_skip::skip("needs root");
         return false;
     }
     for t in tools {
         if !have(t) {
-            common_skip::skip(test, &format!("{t} not found"));
+            common_skip::skip(&format!("{t} not found"));
             return false;
         }
     }
@@ -127,10 +127,7 @@ fn names(p: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn small_loop_filesystem_runs_all_lines_and_is_left_as_found() {
-    if !can_run(
-        "small_loop_filesystem",
-        &["losetup", "mkfs.ext4", "mount", "umount"],
-    ) {
+    if !can_run(&["losetup", "mkfs.ext4", "mount", "umount"]) {
         return;
     }
     let m = Mount::ext4(100, "rw").expect("loop fs");
@@ -182,10 +179,7 @@ fn small_loop_filesystem_runs_all_lines_and_is_left_as_found() {
 
 #[test]
 fn read_only_mount_is_a_clear_skip() {
-    if !can_run(
-        "read_only_mount",
-        &["losetup", "mkfs.ext4", "mount", "umount"],
-    ) {
+    if !can_run(&["losetup", "mkfs.ext4", "mount", "umount"]) {
         return;
     }
     let m = Mount::ext4(100, "ro").expect("loop fs");
@@ -199,7 +193,7 @@ fn read_only_mount_is_a_clear_skip() {
 
 #[test]
 fn tmpfs_works_and_says_memory_is_measured() {
-    if !can_run("tmpfs", &["mount", "umount"]) {
+    if !can_run(&["mount", "umount"]) {
         return;
     }
     let m = Mount::memory("tmpfs", "size=256M").expect("tmpfs");
@@ -228,7 +222,7 @@ fn tmpfs_works_and_says_memory_is_measured() {
 /// be bounded, so the sections are skipped, saying why.
 #[test]
 fn ramfs_is_skipped_because_it_cannot_be_bounded() {
-    if !can_run("ramfs", &["mount", "umount"]) {
+    if !can_run(&["mount", "umount"]) {
         return;
     }
     let m = Mount::memory("ramfs", "mode=0755").expect("ramfs");
@@ -245,10 +239,7 @@ fn ramfs_is_skipped_because_it_cannot_be_bounded() {
 /// line must stop with what it measured, marked, and leave nothing.
 #[test]
 fn device_errors_end_the_line_marked_and_leave_nothing() {
-    if !can_run(
-        "device_errors",
-        &["losetup", "mkfs.ext4", "mount", "umount"],
-    ) {
+    if !can_run(&["losetup", "mkfs.ext4", "mount", "umount"]) {
         return;
     }
     let backing = Mount::memory("tmpfs", "size=48M").expect("tmpfs");

@@ -265,7 +265,7 @@ fn stderr_on_a_terminal_and_stdout_in_a_file() {
         .output()
         .is_err()
     {
-        common_skip::skip("stderr_on_a_terminal_and_stdout_in_a_file", "no script(1)");
+        common_skip::skip("no script(1)");
         return;
     }
     let dir = tempfile::tempdir().unwrap();

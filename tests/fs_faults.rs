@@ -116,10 +116,9 @@ fn ext4_turning_read_only_mid_line_stops_the_line_and_the_run_goes_on() {
     let (dev, mp, dir) = fresh_fs(&mut g, 256, &["mkfs.ext4", "-q", "-F"], "errors=remount-ro");
     let trigger = format!("/sys/fs/ext4/{dev}/trigger_fs_error");
     if !Path::new(&trigger).exists() {
-        common_live::skip(
-            &common_live::this_test(),
-            &format!("{trigger} is missing (kernel without ext4 error trigger)"),
-        );
+        common_live::skip(&format!(
+            "{trigger} is missing (kernel without ext4 error trigger)"
+        ));
         return;
     }
     let before = used_blocks(&mp);

@@ -56,10 +56,7 @@ fn layout(text: &str) -> String {
 #[test]
 fn progress_on_the_terminal_and_a_clean_report_in_the_file() {
     if !have_script() {
-        common_skip::skip(
-            &common_skip::this_test(),
-            "no script(1) to give the binary a terminal",
-        );
+        common_skip::skip("no script(1) to give the binary a terminal");
         return;
     }
     let (screen, file) = under_pty("");
@@ -84,10 +81,7 @@ fn progress_on_the_terminal_and_a_clean_report_in_the_file() {
 #[test]
 fn quiet_draws_nothing() {
     if !have_script() {
-        common_skip::skip(
-            &common_skip::this_test(),
-            "no script(1) to give the binary a terminal",
-        );
+        common_skip::skip("no script(1) to give the binary a terminal");
         return;
     }
     let (screen, _) = under_pty("-q");

@@ -137,6 +137,9 @@ fn model(rng: &mut Rng) -> Report {
         if rng.coin() {
             r.storage_stack = Some(Stack {
                 roots: (0..1 + rng.below(2)).map(|_| tree(rng, 0)).collect(),
+                notes: (0..rng.below(3))
+                    .map(|_| format!("{}: {}", rng.word(), rng.phrase()))
+                    .collect(),
             });
         }
     }

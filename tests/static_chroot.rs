@@ -19,7 +19,7 @@ impl Drop for Mounts {
 }
 
 fn skip(why: &str) {
-    common_skip::skip("static_chroot", why);
+    common_skip::skip(why);
 }
 
 /// Builds the static binary with the README's command, in its own target

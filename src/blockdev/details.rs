@@ -1,7 +1,8 @@
 //! Device details for the extended report: what shapes the storage
 //! figures (rotational, I/O scheduler, request queue, block sizes, write
 //! cache, hardware queues), read from `/sys/class/block/<dev>/queue` and
-//! `/sys/class/block/<dev>/mq`.
+//! `/sys/class/block/<dev>/mq` (or the same directory found through
+//! `/sys/dev/block`).
 
 use serde::Serialize;
 
@@ -42,7 +43,8 @@ pub fn parse_scheduler(text: &str) -> Option<String> {
 
 /// Reads the details of `name` (a kernel name as in `/sys/class/block`).
 pub fn device_details(sys: &Sysroot, name: &str) -> DeviceDetails {
-    let q = |f: &str| sys.read_trimmed(format!("/sys/class/block/{name}/queue/{f}"));
+    let dir = super::sysfs::dev_path(sys, name, "");
+    let q = |f: &str| sys.read_trimmed(format!("{dir}/queue/{f}"));
     let num = |f: &str| q(f).and_then(|v| v.parse::<u64>().ok());
     DeviceDetails {
         name: name.to_string(),
@@ -53,7 +55,7 @@ pub fn device_details(sys: &Sysroot, name: &str) -> DeviceDetails {
         physical_block_size_bytes: num("physical_block_size"),
         write_cache: q("write_cache"),
         hw_queues: sys
-            .list_dir(format!("/sys/class/block/{name}/mq"))
+            .list_dir(format!("{dir}/mq"))
             .ok()
             .map(|v| v.len() as u64)
             .filter(|&n| n > 0),

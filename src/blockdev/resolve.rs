@@ -84,8 +84,14 @@ pub struct Target {
     /// True when a `[ Storage device stack ]` section applies (dm, md, loop,
     /// multi-device btrfs, ZFS, any device with slaves).
     pub stacked: bool,
-    /// Human notes: partition, dm name, md level, loop backing file, overlay
-    /// upper directory.
+    /// Short human notes, one per fact the stack tree does not show, each
+    /// `<subject>: <phrase>`: the members of a multi-device filesystem
+    /// (`btrfs: members sda1, sdb1`), then for every device of the stack,
+    /// top-down, its partition's disk (`sdb1: partition of sdb`), dm name
+    /// (`dm-1: LVM volume /dev/mapper/vg0-root`), md level (`md0: raid1
+    /// array`), loop backing file (`loop0: backed by /var/tmp/img`); an
+    /// overlay's upper directory, a ZFS pool's members, or why no device was
+    /// found.
     pub notes: Vec<String>,
 }
 
@@ -253,6 +259,28 @@ fn no_device(kind: TargetKind, display: String, notes: Vec<String>) -> Storage {
 
 fn classify(sys: &Sysroot, mounts: &[MountInfo], m: &MountInfo, depth: usize) -> Storage {
     let fs = m.fs_type.as_str();
+    // A source that lists several devices (bcachefs: `/dev/sdc1:/dev/sdc2`)
+    // names every member; MAJ:MIN is only the first one's.
+    let listed = listed_sources(sys, &m.mount_source);
+    if fs == "bcachefs" || listed.len() > 1 {
+        let mut names = listed;
+        if names.is_empty() && m.major != 0 {
+            names.extend(sysfs::name_of_devno(sys, m.major, m.minor));
+        }
+        if fs == "bcachefs" {
+            if let Some(first) = names.first().cloned() {
+                names.extend(bcachefs_members(sys, &first));
+            }
+        }
+        if !names.is_empty() {
+            let mut st = block(sys, names);
+            if st.members.len() > 1 {
+                st.notes
+                    .insert(0, format!("{fs}: members {}", st.members.join(", ")));
+            }
+            return st;
+        }
+    }
     if m.major != 0 {
         let name = sysfs::name_of_devno(sys, m.major, m.minor)
             .or_else(|| sysfs::name_of_source(sys, &m.mount_source));
@@ -263,21 +291,16 @@ fn classify(sys: &Sysroot, mounts: &[MountInfo], m: &MountInfo, depth: usize) ->
     }
     match fs {
         "btrfs" => match sysfs::name_of_source(sys, &m.mount_source) {
-            Some(n) => block(sys, btrfs_members(sys, &n)),
+            Some(n) => {
+                let mut st = block(sys, btrfs_members(sys, &n));
+                if st.members.len() > 1 {
+                    st.notes
+                        .insert(0, format!("btrfs: members {}", st.members.join(", ")));
+                }
+                st
+            }
             None => unknown(m),
         },
-        "bcachefs" => {
-            let names: Vec<String> = m
-                .mount_source
-                .split(':')
-                .filter_map(|s| sysfs::name_of_source(sys, s))
-                .collect();
-            if names.is_empty() {
-                unknown(m)
-            } else {
-                block(sys, names)
-            }
-        }
         "zfs" => zfs(sys, m),
         "overlay" => overlay(sys, mounts, m, depth),
         _ if fsclass::classify(fs) == FsClass::Memory => {
@@ -294,6 +317,19 @@ fn classify(sys: &Sysroot, mounts: &[MountInfo], m: &MountInfo, depth: usize) ->
             None => unknown(m),
         },
     }
+}
+
+/// The kernel names of a mount source that lists `/dev/` nodes separated
+/// by `:` (one or more); empty for anything else (`server:/export`).
+fn listed_sources(sys: &Sysroot, source: &str) -> Vec<String> {
+    let parts: Vec<&str> = source.split(':').collect();
+    if !parts.iter().all(|p| p.starts_with("/dev/")) {
+        return Vec::new();
+    }
+    parts
+        .iter()
+        .filter_map(|p| sysfs::name_of_source(sys, p))
+        .collect()
 }
 
 fn unknown(m: &MountInfo) -> Storage {
@@ -314,26 +350,16 @@ fn block(sys: &Sysroot, mut names: Vec<String>) -> Storage {
     names.sort_by_key(|n| sysfs::devno(sys, n).map(|(a, b)| sysfs::makedev(a, b)));
     names.dedup();
     let mut devices: Vec<String> = Vec::new();
-    let mut notes = Vec::new();
     for n in &names {
         let disk = sysfs::whole_disk(sys, n);
-        if &disk != n {
-            notes.push(format!("{n} is a partition of {disk}"));
-        }
-        if let Some(dm) = sysfs::dm_name(sys, &disk) {
-            notes.push(format!("{disk} is /dev/mapper/{dm}"));
-        }
-        if disk.starts_with("md") {
-            if let Some(level) = sysfs::md_level(sys, &disk) {
-                notes.push(format!("{disk} is {level}"));
-            }
-        }
-        if let Some(f) = sysfs::loop_backing_file(sys, &disk) {
-            notes.push(format!("{disk} is backed by {f}"));
-        }
         if !devices.contains(&disk) {
             devices.push(disk);
         }
+    }
+    let mut notes = Vec::new();
+    let mut seen = Vec::new();
+    for n in &names {
+        device_notes(sys, n, 0, &mut seen, &mut notes);
     }
     let stacked = names.len() > 1 || devices.iter().any(|d| sysfs::is_stacked(sys, d));
     Storage {
@@ -347,6 +373,55 @@ fn block(sys: &Sysroot, mut names: Vec<String>) -> Storage {
         devices,
         stacked,
         notes,
+    }
+}
+
+/// One short note per device of the stack under `name` that says what the
+/// tree does not (`sdb1: partition of sdb`, `dm-1: LVM volume
+/// /dev/mapper/vg0-root`, `md0: raid1 array`, `loop0: backed by
+/// /var/tmp/img`), top-down, each device once.
+fn device_notes(
+    sys: &Sysroot,
+    name: &str,
+    depth: usize,
+    seen: &mut Vec<String>,
+    notes: &mut Vec<String>,
+) {
+    if depth > 16 || seen.iter().any(|s| s == name) {
+        return;
+    }
+    seen.push(name.to_string());
+    let shown = name.replace('!', "/");
+    let parent = if name.starts_with("dm-") {
+        None
+    } else {
+        sysfs::parent_disk(sys, name)
+    };
+    if let Some(disk) = &parent {
+        notes.push(format!("{shown}: partition of {}", disk.replace('!', "/")));
+    }
+    if let Some(dm) = sysfs::dm_name(sys, name) {
+        let what = match super::stack::device_type(sys, name).as_str() {
+            "lvm" => "LVM volume",
+            "crypt" => "encrypted volume",
+            "mpath" => "multipath map",
+            "part" => "partition map",
+            _ => "device-mapper device",
+        };
+        notes.push(format!("{shown}: {what} /dev/mapper/{dm}"));
+    }
+    if name.starts_with("md") {
+        if let Some(level) = sysfs::md_level(sys, name) {
+            notes.push(format!("{shown}: {level} array"));
+        }
+    }
+    if let Some(f) = sysfs::loop_backing_file(sys, name) {
+        notes.push(format!("{shown}: backed by {f}"));
+    }
+    let mut below = sysfs::slaves(sys, name);
+    below.extend(parent);
+    for b in below {
+        device_notes(sys, &b, depth + 1, seen, notes);
     }
 }
 
@@ -365,6 +440,29 @@ fn btrfs_members(sys: &Sysroot, name: &str) -> Vec<String> {
     vec![name.to_string()]
 }
 
+/// Every member of the bcachefs filesystem that `name` belongs to, from
+/// the `/sys/fs/bcachefs/<UUID>/dev-<N>/block` links; empty when sysfs
+/// does not say.
+fn bcachefs_members(sys: &Sysroot, name: &str) -> Vec<String> {
+    for uuid in sys.list_dir("/sys/fs/bcachefs").unwrap_or_default() {
+        let fsdir = format!("/sys/fs/bcachefs/{uuid}");
+        let members: Vec<String> = sys
+            .list_dir(&fsdir)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|d| d.starts_with("dev-"))
+            .filter_map(|d| {
+                let target = sys.read_link(format!("{fsdir}/{d}/block")).ok()?;
+                Some(target.file_name()?.to_string_lossy().into_owned())
+            })
+            .collect();
+        if members.iter().any(|m| m == name) {
+            return members;
+        }
+    }
+    Vec::new()
+}
+
 fn zfs(sys: &Sysroot, m: &MountInfo) -> Storage {
     let pool = m
         .mount_source
@@ -378,11 +476,11 @@ fn zfs(sys: &Sysroot, m: &MountInfo) -> Storage {
         .filter_map(|(a, b)| sysfs::name_of_devno(sys, a, b))
         .collect();
     if names.is_empty() {
-        let note = format!("ZFS pool {pool}: member disks unknown (no udev data)");
+        let note = format!("{pool}: ZFS pool, member disks unknown (no udev data)");
         return no_device(TargetKind::Zfs, pool, vec![note]);
     }
     let b = block(sys, names);
-    let mut notes = vec![format!("ZFS pool {pool} on {}", b.display)];
+    let mut notes = vec![format!("{pool}: ZFS pool on {}", b.members.join(", "))];
     notes.extend(b.notes);
     Storage {
         kind: TargetKind::Zfs,
@@ -398,10 +496,12 @@ fn zfs(sys: &Sysroot, m: &MountInfo) -> Storage {
 fn overlay(sys: &Sysroot, mounts: &[MountInfo], m: &MountInfo, depth: usize) -> Storage {
     let hidden = |why: String| no_device(TargetKind::Overlay, "overlay".to_string(), vec![why]);
     let Some(upper) = m.option("upperdir") else {
-        return hidden("overlay without upperdir (read-only)".to_string());
+        return hidden("overlay: no upper directory (read-only)".to_string());
     };
     if depth >= 4 {
-        return hidden(format!("overlay upperdir {upper}: too deeply nested"));
+        return hidden(format!(
+            "overlay: upper directory {upper} too deeply nested"
+        ));
     }
     let found = if sys.is_live() {
         std::fs::canonicalize(&upper)
@@ -415,7 +515,7 @@ fn overlay(sys: &Sysroot, mounts: &[MountInfo], m: &MountInfo, depth: usize) -> 
         Some((_, u)) if u.mount_id != m.mount_id => {
             let inner = classify(sys, mounts, u, depth + 1);
             let mut notes = vec![format!(
-                "overlay: writes go to upperdir {upper} on {}",
+                "overlay: upper directory {upper} on {}",
                 inner.display
             )];
             notes.extend(inner.notes);
@@ -425,6 +525,6 @@ fn overlay(sys: &Sysroot, mounts: &[MountInfo], m: &MountInfo, depth: usize) -> 
                 ..inner
             }
         }
-        _ => hidden(format!("overlay upperdir {upper} is not visible here")),
+        _ => hidden(format!("overlay: upper directory {upper} not visible here")),
     }
 }

@@ -40,7 +40,7 @@ pub fn device_type(sys: &Sysroot, name: &str) -> String {
         return sysfs::md_level(sys, name).unwrap_or_else(|| "md".to_string());
     }
     let scsi = sys
-        .read_trimmed(format!("/sys/class/block/{name}/device/type"))
+        .read_trimmed(sysfs::dev_path(sys, name, "device/type"))
         .and_then(|t| t.parse::<i64>().ok());
     scsi_type(scsi).to_string()
 }
@@ -150,6 +150,7 @@ pub fn device_stack(sys: &Sysroot, target: &Target) -> Option<Stack> {
     sort_by_devno(sys, &mut roots);
     Some(Stack {
         roots: roots.iter().map(|r| node(&ctx, r, 0)).collect(),
+        notes: target.notes.clone(),
     })
 }
 

@@ -1,5 +1,7 @@
-//! `/sys/class/block/<name>/stat`: the per-device I/O counters read by the
-//! I/O engine before and after a run (kernel `Documentation/block/stat.rst`).
+//! `/sys/class/block/<name>/stat` (or the same file found through
+//! `/sys/dev/block` in a dump without `/sys/class`): the per-device I/O
+//! counters read by the I/O engine before and after a run (kernel
+//! `Documentation/block/stat.rst`).
 //! 11 fields up to 4.18, 15 from 4.19 (discard), 17 from 5.5 (flush).
 
 use std::path::PathBuf;
@@ -48,9 +50,10 @@ pub struct BlockStat {
     pub flush_ticks_ms: Option<u64>,
 }
 
-/// The `stat` file of a disk or partition: `/sys/class/block/<name>/stat`.
+/// The `stat` file of a disk or partition: `/sys/class/block/<name>/stat`
+/// when that exists (see [`super::sysfs::dev_dir`]).
 pub fn block_stat_path(sys: &Sysroot, name: &str) -> PathBuf {
-    sys.path(format!("/sys/class/block/{name}/stat"))
+    sys.path(super::sysfs::dev_path(sys, name, "stat"))
 }
 
 /// Reads and sums the `stat` files of `names` (a target's devices); `None`
@@ -59,7 +62,7 @@ pub fn read_block_stats(sys: &Sysroot, names: &[String]) -> Option<BlockStat> {
     let mut total: Option<BlockStat> = None;
     for n in names {
         let text = sys
-            .read_to_string(format!("/sys/class/block/{n}/stat"))
+            .read_to_string(super::sysfs::dev_path(sys, n, "stat"))
             .ok()?;
         let s = parse_block_stat(&text)?;
         total = Some(match total {

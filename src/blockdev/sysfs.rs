@@ -1,25 +1,73 @@
-//! Small readers of `/sys/class/block/<name>/...` and `/sys/dev/block/`.
+//! Small readers of a block device's sysfs directory.
 //!
 //! Every function takes a kernel name as sysfs spells it (`sda1`, `dm-0`,
 //! `cciss!c0d0`) and returns plain values; a missing file gives `None` or an
-//! empty list, never an error.
+//! empty list, never an error. The directory is `/sys/class/block/<name>`
+//! where that exists; dumps made by util-linux (`tests/ts/lsblk/mk-input.sh`)
+//! have no `/sys/class`, only `/sys/block`, `/sys/dev/block` and
+//! `/sys/devices`, so [`dev_dir`] finds the same directory through those.
 
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::Path;
 
 use crate::sysroot::Sysroot;
 
-fn class(name: &str, file: &str) -> String {
+/// A plain kernel name: not empty, no `/`, not `.` or `..`.
+fn plain(name: &str) -> bool {
+    !name.is_empty() && !name.contains('/') && name != "." && name != ".."
+}
+
+/// The sysfs directory of the block device `name`, as a system path.
+///
+/// `/sys/class/block/<name>` when it exists; else `/sys/block/<name>` (a
+/// whole disk); else `/sys/block/<disk>/<name>` holding a `partition` file
+/// (a partition); else the `/sys/dev/block/MAJ:MIN` link that resolves to
+/// a directory called `<name>` (the kernel's canonical map, in every
+/// dump). All of them lead to the same `/sys/devices/...` directory.
+pub fn dev_dir(sys: &Sysroot, name: &str) -> Option<String> {
+    if !plain(name) {
+        return None;
+    }
+    let class = format!("/sys/class/block/{name}");
+    if sys.exists(&class) {
+        return Some(class);
+    }
+    let whole = format!("/sys/block/{name}");
+    if sys.exists(format!("{whole}/dev")) {
+        return Some(whole);
+    }
+    let disks = sys.list_dir("/sys/block").unwrap_or_default();
+    if let Some(d) = disks
+        .iter()
+        .find(|d| sys.exists(format!("/sys/block/{d}/{name}/partition")))
+    {
+        return Some(format!("/sys/block/{d}/{name}"));
+    }
+    sys.list_dir("/sys/dev/block")
+        .unwrap_or_default()
+        .into_iter()
+        .map(|n| format!("/sys/dev/block/{n}"))
+        .find(|l| {
+            sys.read_link(l)
+                .ok()
+                .is_some_and(|t| t.file_name().is_some_and(|b| b == name))
+        })
+}
+
+/// `dev_dir(name)/file`; when the device is unknown, the `/sys/class/block`
+/// path, so that a read fails (and an error names a path a user knows).
+pub fn dev_path(sys: &Sysroot, name: &str, file: &str) -> String {
+    let dir = dev_dir(sys, name).unwrap_or_else(|| format!("/sys/class/block/{name}"));
     if file.is_empty() {
-        format!("/sys/class/block/{name}")
+        dir
     } else {
-        format!("/sys/class/block/{name}/{file}")
+        format!("{dir}/{file}")
     }
 }
 
-/// True when `/sys/class/block/<name>` exists.
+/// True when sysfs knows the block device `name`.
 pub fn exists(sys: &Sysroot, name: &str) -> bool {
-    !name.is_empty() && !name.contains('/') && sys.exists(class(name, ""))
+    dev_dir(sys, name).is_some()
 }
 
 /// The kernel name of the block device `MAJ:MIN`, from the link
@@ -31,9 +79,9 @@ pub fn name_of_devno(sys: &Sysroot, major: u32, minor: u32) -> Option<String> {
     Some(real.file_name()?.to_string_lossy().into_owned())
 }
 
-/// `MAJ:MIN` of a device, from `/sys/class/block/<name>/dev`.
+/// `MAJ:MIN` of a device, from its `dev` file.
 pub fn devno(sys: &Sysroot, name: &str) -> Option<(u32, u32)> {
-    let s = sys.read_trimmed(class(name, "dev"))?;
+    let s = sys.read_trimmed(dev_path(sys, name, "dev"))?;
     let (a, b) = s.split_once(':')?;
     Some((a.parse().ok()?, b.parse().ok()?))
 }
@@ -46,7 +94,7 @@ pub fn makedev(major: u32, minor: u32) -> u64 {
 
 /// True when the device is a partition (`partition` file present).
 pub fn is_partition(sys: &Sysroot, name: &str) -> bool {
-    sys.exists(class(name, "partition"))
+    sys.exists(dev_path(sys, name, "partition"))
 }
 
 /// The whole disk holding a partition: the basename of the resolved parent
@@ -55,7 +103,7 @@ pub fn parent_disk(sys: &Sysroot, name: &str) -> Option<String> {
     if !is_partition(sys, name) {
         return None;
     }
-    let real = sys.canonicalize(class(name, "")).ok()?;
+    let real = sys.canonicalize(dev_dir(sys, name)?).ok()?;
     Some(real.parent()?.file_name()?.to_string_lossy().into_owned())
 }
 
@@ -66,33 +114,37 @@ pub fn whole_disk(sys: &Sysroot, name: &str) -> String {
 
 /// Size in bytes (`size` is in 512-byte sectors).
 pub fn size_bytes(sys: &Sysroot, name: &str) -> Option<u64> {
-    let sectors: u64 = sys.read_trimmed(class(name, "size"))?.parse().ok()?;
+    let sectors: u64 = sys
+        .read_trimmed(dev_path(sys, name, "size"))?
+        .parse()
+        .ok()?;
     Some(sectors.saturating_mul(512))
 }
 
 /// `dm/name` of a device-mapper device (`vg0-root`).
 pub fn dm_name(sys: &Sysroot, name: &str) -> Option<String> {
-    sys.read_trimmed(class(name, "dm/name"))
+    sys.read_trimmed(dev_path(sys, name, "dm/name"))
 }
 
 /// `dm/uuid` of a device-mapper device (`LVM-...`, `CRYPT-LUKS2-...`).
 pub fn dm_uuid(sys: &Sysroot, name: &str) -> Option<String> {
-    sys.read_trimmed(class(name, "dm/uuid"))
+    sys.read_trimmed(dev_path(sys, name, "dm/uuid"))
 }
 
 /// `md/level` of an md array (`raid1`).
 pub fn md_level(sys: &Sysroot, name: &str) -> Option<String> {
-    sys.read_trimmed(class(name, "md/level"))
+    sys.read_trimmed(dev_path(sys, name, "md/level"))
 }
 
 /// `loop/backing_file` of a loop device.
 pub fn loop_backing_file(sys: &Sysroot, name: &str) -> Option<String> {
-    sys.read_trimmed(class(name, "loop/backing_file"))
+    sys.read_trimmed(dev_path(sys, name, "loop/backing_file"))
 }
 
 /// Entries of `slaves/` (the devices this one is built on), sorted by name.
 pub fn slaves(sys: &Sysroot, name: &str) -> Vec<String> {
-    sys.list_dir(class(name, "slaves")).unwrap_or_default()
+    sys.list_dir(dev_path(sys, name, "slaves"))
+        .unwrap_or_default()
 }
 
 /// True for devices built on others: dm, md, loop, or any with slaves.
@@ -105,8 +157,9 @@ pub fn is_stacked(sys: &Sysroot, name: &str) -> bool {
 
 /// The kernel name behind a mount source such as `/dev/sda1`,
 /// `/dev/mapper/vg0-root` or `/dev/root`: the node's `st_rdev` when it is a
-/// block device, else the resolved node name, else (containers without
-/// `/dev` nodes) the basename or the dm device whose `dm/name` matches.
+/// block device (in a util-linux dump, the MAJOR/MINOR its file records),
+/// else the resolved node name, else (containers without `/dev` nodes) the
+/// basename or the dm device whose `dm/name` matches.
 pub fn name_of_source(sys: &Sysroot, source: &str) -> Option<String> {
     if !source.starts_with("/dev/") {
         return None;
@@ -115,6 +168,14 @@ pub fn name_of_source(sys: &Sysroot, source: &str) -> Option<String> {
         if md.file_type().is_block_device() {
             let rdev = md.rdev();
             if let Some(n) = name_of_devno(sys, libc::major(rdev), libc::minor(rdev)) {
+                return Some(n);
+            }
+        } else if !sys.is_live() && md.is_file() && md.len() < 64 * 1024 {
+            // util-linux dumps keep, for each /dev node, a small regular
+            // file of its udev properties (`udevadm info --query=property`)
+            // that names MAJOR and MINOR.
+            let devno = sys.read_to_string(source).ok().and_then(|t| udev_devno(&t));
+            if let Some(n) = devno.and_then(|(a, b)| name_of_devno(sys, a, b)) {
                 return Some(n);
             }
         }
@@ -141,6 +202,15 @@ pub fn name_of_source(sys: &Sysroot, source: &str) -> Option<String> {
         }
     }
     exists(sys, &base).then_some(base)
+}
+
+/// `MAJOR=`/`MINOR=` of a udev property listing.
+fn udev_devno(text: &str) -> Option<(u32, u32)> {
+    let get = |key: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(key)?.trim().parse::<u32>().ok())
+    };
+    Some((get("MAJOR=")?, get("MINOR=")?))
 }
 
 /// Active swap devices' kernel names (from `/proc/swaps`).

@@ -1,7 +1,8 @@
 //! The `[ Storage info ]` table: every `/sys/block/<name>` that has a
 //! `device` link (real hardware, not loop/dm/md/zram), sorted by name, with
-//! its bus (`device/subsystem` link basename), size (`size >> 21`, GiB
-//! truncated), `device/queue_depth` and `device/model`.
+//! its bus (`device/subsystem` link basename, else read from the device
+//! directory's name), size (`size >> 21`, GiB truncated),
+//! `device/queue_depth` and `device/model`.
 
 use serde::Serialize;
 
@@ -36,6 +37,10 @@ pub fn storage_table(sys: &Sysroot) -> Vec<DiskRow> {
                 .read_link(f("device/subsystem"))
                 .ok()
                 .and_then(|p| p.file_name().map(|b| b.to_string_lossy().into_owned()))
+                .or_else(|| {
+                    let dev = sys.canonicalize(f("device")).ok()?;
+                    bus_of_device_path(&dev).map(str::to_string)
+                })
                 .unwrap_or_else(|| "?".to_string());
             let sectors: u64 = sys
                 .read_trimmed(f("size"))
@@ -58,4 +63,67 @@ pub fn storage_table(sys: &Sysroot) -> Vec<DiskRow> {
             }
         })
         .collect()
+}
+
+/// The bus of a hardware device from its sysfs directory's name, for dumps
+/// without `subsystem` links (util-linux's mk-input.sh skips them): the
+/// kernel names SCSI devices `H:C:T:L`, NVMe controllers `nvme/nvmeN`,
+/// virtio devices `virtioN`, MMC cards `mmcN:RCA`, Xen disks `vbd-N`.
+fn bus_of_device_path(dev: &std::path::Path) -> Option<&'static str> {
+    let base = dev.file_name()?.to_str()?;
+    let parent = dev.parent()?.file_name()?.to_str()?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let hex = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_hexdigit());
+    if base.split(':').count() == 4 && base.split(':').all(digits) {
+        return Some("scsi");
+    }
+    if parent == "nvme" && base.strip_prefix("nvme").is_some_and(digits) {
+        return Some("nvme");
+    }
+    if base.strip_prefix("virtio").is_some_and(digits) {
+        return Some("virtio");
+    }
+    if let Some((host, rca)) = base.split_once(':') {
+        if host.strip_prefix("mmc").is_some_and(digits) && hex(rca) {
+            return Some("mmc");
+        }
+    }
+    if base.strip_prefix("vbd-").is_some_and(digits) {
+        return Some("xen");
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bus_from_the_device_directory_name() {
+        use std::path::Path;
+        for (p, bus) in [
+            (
+                "/sys/devices/pci0000:00/0000:00:1f.2/ata1/host0/target0:0:0/0:0:0:0",
+                Some("scsi"),
+            ),
+            (
+                "/sys/devices/pci0000:00/0000:00:1c.4/0000:05:00.0/nvme/nvme0",
+                Some("nvme"),
+            ),
+            (
+                "/sys/devices/pci0000:00/0000:00:02.0/virtio1",
+                Some("virtio"),
+            ),
+            (
+                "/sys/devices/platform/soc/fe340000.mmc/mmc_host/mmc0/mmc0:0001",
+                Some("mmc"),
+            ),
+            ("/sys/devices/vbd-51712", Some("xen")),
+            ("/sys/devices/virtual/block/loop0", None),
+            ("/sys/devices/pci0000:00/0000:00:1f.2", None),
+            ("/sys/devices/x/nvme0", None),
+        ] {
+            assert_eq!(bus_of_device_path(Path::new(p)), bus, "{p}");
+        }
+    }
 }

@@ -22,7 +22,7 @@ use crate::model::{
     BlockSize, CpuInfo, CpuInfoLine, IoSetup, Memory, Original, RawSection, Report, Section, Stack,
     StackNode, SCHEMA_VERSION,
 };
-use crate::report::text::{BUFFERED_NOTE, MEMORY_NOTE};
+use crate::report::text::{BUFFERED_NOTE, MEMORY_NOTE, NOTES_LABEL, NOTES_SEPARATOR};
 
 /// Why a report could not be read: the file, the line (1-based; 0 when the
 /// whole file is at fault) and what was expected.
@@ -854,7 +854,10 @@ fn strip_art(cell: &str) -> (usize, &str) {
 /// `[ Storage device stack ]` from its printed lines (header first).
 pub fn stack_from_lines(lines: &[String]) -> Result<Stack, String> {
     let Some(header) = lines.first() else {
-        return Ok(Stack { roots: Vec::new() });
+        return Ok(Stack {
+            roots: Vec::new(),
+            notes: Vec::new(),
+        });
     };
     let cols: Vec<&str> = header.split_whitespace().collect();
     if cols.first() != Some(&"NAME") {
@@ -869,7 +872,17 @@ pub fn stack_from_lines(lines: &[String]) -> Result<Stack, String> {
     };
     let (type_at, mp_at) = (col("TYPE"), col("MOUNTPOINT"));
     let mut flat: Vec<(usize, StackNode)> = Vec::new();
+    let mut notes = Vec::new();
     for l in &lines[1..] {
+        if let Some(n) = l.strip_prefix(NOTES_LABEL.trim_end()) {
+            notes = n
+                .trim()
+                .split(NOTES_SEPARATOR.trim_end())
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+                .collect();
+            continue;
+        }
         let c: Vec<char> = l.chars().collect();
         let aligned = type_at.is_some_and(|t| c.len() >= t && (t == 0 || c[t - 1] == ' '));
         let size_blank = aligned && type_at.is_some_and(|t| t >= 2 && c[t - 2] == ' ');
@@ -921,6 +934,7 @@ pub fn stack_from_lines(lines: &[String]) -> Result<Stack, String> {
     }
     Ok(Stack {
         roots: build_tree(flat),
+        notes,
     })
 }
 

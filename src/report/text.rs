@@ -437,8 +437,21 @@ pub fn stack_lines(stack: &Stack) -> Vec<String> {
         rows.iter()
             .map(|(name, n)| line(name, &n.size, &n.kind, &n.mountpoint)),
     );
+    if !stack.notes.is_empty() {
+        out.push(notes_line(&stack.notes));
+    }
     out
 }
+
+/// `Notes     : loop0: backed by /img; sdb1: partition of sdb`.
+pub fn notes_line(notes: &[String]) -> String {
+    format!("{NOTES_LABEL}{}", notes.join(NOTES_SEPARATOR))
+}
+
+/// The label of the line that carries the target's notes.
+pub const NOTES_LABEL: &str = "Notes     : ";
+/// What separates two notes on that line.
+pub const NOTES_SEPARATOR: &str = "; ";
 
 /// `Storage bandwidth - 4k blocks (vda)`, saying when memory or the page
 /// cache is measured instead of a device.
@@ -558,6 +571,9 @@ pub fn plan_lines(p: &Plan, r: &Report) -> Vec<String> {
         "Device(s) : {}",
         p.devices_display.clone().unwrap_or_else(unknown)
     ));
+    if !p.notes.is_empty() {
+        v.push(notes_line(&p.notes));
+    }
     v.push(match (p.file_bytes_max, p.free_bytes, &p.skip_reason) {
         (_, _, Some(why)) => {
             format!("File      : none: {why} (storage bandwidth would be skipped)")
@@ -704,7 +720,10 @@ mod tests {
         let lvm = node("vg0-root", "200G", "lvm", "", vec![md]);
         let root = node("cryptroot", "200G", "crypt", "/", vec![lvm]);
         assert_eq!(
-            stack_lines(&Stack { roots: vec![root] }),
+            stack_lines(&Stack {
+                roots: vec![root],
+                notes: Vec::new()
+            }),
             vec![
                 "NAME         SIZE TYPE  MOUNTPOINT",
                 "cryptroot    200G crypt /",

@@ -22,14 +22,100 @@ pub struct Uname {
     pub machine: String,
 }
 
+/// A field the running kernel or the dump does not give.
+const UNKNOWN: &str = "unknown";
+
 impl Uname {
     /// What `uname -a` prints: the five fields, then `GNU/Linux`.
+    ///
+    /// A dump may not record them all. util-linux's dumps keep only
+    /// `/proc/version`, which names the kernel (sysname, release, version)
+    /// but neither the host nor the machine: those are left out, as
+    /// `uname -a` leaves out the fields it does not know, and the line
+    /// says which (`Linux 6.1.0-26-amd64 #1 SMP ... GNU/Linux (host name
+    /// and machine not recorded in the dump)`). With no kernel field at
+    /// all: `not recorded in the dump`.
     pub fn line(&self) -> String {
-        format!(
-            "{} {} {} {} {} GNU/Linux",
-            self.sysname, self.nodename, self.release, self.version, self.machine
-        )
+        let known = |f: &str| f != UNKNOWN && !f.is_empty();
+        if !known(&self.release) && !known(&self.version) {
+            return "not recorded in the dump".to_string();
+        }
+        let fields = [
+            (&self.sysname, "kernel name"),
+            (&self.nodename, "host name"),
+            (&self.release, "release"),
+            (&self.version, "version"),
+            (&self.machine, "machine"),
+        ];
+        let shown: Vec<&str> = fields
+            .iter()
+            .filter(|(f, _)| known(f))
+            .map(|(f, _)| f.as_str())
+            .collect();
+        let missing: Vec<&str> = fields
+            .iter()
+            .filter(|(f, _)| !known(f))
+            .map(|(_, what)| *what)
+            .collect();
+        let mut line = format!("{} GNU/Linux", shown.join(" "));
+        if !missing.is_empty() {
+            let list = match missing.split_last() {
+                Some((last, [])) => last.to_string(),
+                Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+                None => String::new(),
+            };
+            line.push_str(&format!(" ({list} not recorded in the dump)"));
+        }
+        line
     }
+}
+
+/// `(sysname, release, version)` from `/proc/version`, whose kernel format
+/// is `%s version %s (%s@%s) (%s) %s`: sysname, release, the builder, the
+/// compiler (itself holding parentheses), then the uname version
+/// (`#1 SMP PREEMPT_DYNAMIC Debian 6.1.112-1 (2024-09-30)`).
+pub fn parse_proc_version(text: &str) -> Option<(String, String, String)> {
+    let text = text.trim();
+    let (sysname, rest) = text.split_once(" version ")?;
+    if sysname.is_empty() || sysname.contains(' ') {
+        return None;
+    }
+    let (release, mut rest) = rest.split_once(' ').unwrap_or((rest, ""));
+    // Skip the balanced parenthesised groups (builder, compiler).
+    loop {
+        rest = rest.trim_start();
+        if !rest.starts_with('(') {
+            break;
+        }
+        let mut depth = 0usize;
+        let mut end = None;
+        for (i, c) in rest.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        match end {
+            Some(i) => rest = &rest[i + 1..],
+            // Unbalanced: the version is whatever starts with '#'.
+            None => {
+                rest = rest.find(" #").map_or("", |i| &rest[i + 1..]);
+                break;
+            }
+        }
+    }
+    Some((
+        sysname.to_string(),
+        release.to_string(),
+        rest.trim().to_string(),
+    ))
 }
 
 fn cstr_field(f: &[libc::c_char]) -> String {
@@ -46,13 +132,12 @@ pub fn live_uname() -> Uname {
     // SAFETY: uname only writes the zeroed struct it is given.
     let mut u: libc::utsname = unsafe { std::mem::zeroed() };
     if unsafe { libc::uname(&mut u) } != 0 {
-        return Uname {
-            sysname: "Linux".into(),
-            nodename: "unknown".into(),
-            release: "unknown".into(),
-            version: "unknown".into(),
-            machine: std::env::consts::ARCH.into(),
-        };
+        // Never seen; the same facts are in /proc.
+        let mut f = from_files(&Sysroot::live());
+        if f.machine == UNKNOWN {
+            f.machine = std::env::consts::ARCH.into();
+        }
+        return f;
     }
     Uname {
         sysname: cstr_field(&u.sysname),
@@ -65,21 +150,32 @@ pub fn live_uname() -> Uname {
 
 /// uname for the sysroot: the live kernel's, or for a dump the files of
 /// `/proc/sys/kernel/` (`ostype`, `hostname`, `osrelease`, `version`,
-/// `arch`), each `unknown` when the dump lacks it.
+/// `arch`), the kernel fields missing there taken from `/proc/version`,
+/// each `unknown` when the dump has neither (see [`Uname::line`]).
 pub fn uname(sys: &Sysroot) -> Uname {
     if sys.is_live() {
         return live_uname();
     }
-    let get = |name: &str| {
+    from_files(sys)
+}
+
+fn from_files(sys: &Sysroot) -> Uname {
+    let from_version = sys
+        .read_to_string("/proc/version")
+        .ok()
+        .and_then(|t| parse_proc_version(&t));
+    let get = |name: &str, fallback: Option<&String>| {
         sys.read_trimmed(format!("/proc/sys/kernel/{name}"))
-            .unwrap_or_else(|| "unknown".to_string())
+            .or_else(|| fallback.filter(|f| !f.is_empty()).cloned())
+            .unwrap_or_else(|| UNKNOWN.to_string())
     };
+    let v = from_version.as_ref();
     Uname {
-        sysname: get("ostype"),
-        nodename: get("hostname"),
-        release: get("osrelease"),
-        version: get("version"),
-        machine: get("arch"),
+        sysname: get("ostype", v.map(|v| &v.0)),
+        nodename: get("hostname", None),
+        release: get("osrelease", v.map(|v| &v.1)),
+        version: get("version", v.map(|v| &v.2)),
+        machine: get("arch", None),
     }
 }
 
@@ -191,6 +287,53 @@ mod tests {
         assert_eq!(
             u.line(),
             "Linux vm 6.18.44-fc-v1045 #1 SMP PREEMPT_DYNAMIC @0 x86_64 GNU/Linux"
+        );
+    }
+
+    #[test]
+    fn proc_version_of_debian_fedora_and_centos_7() {
+        let deb = "Linux version 6.1.0-26-amd64 (debian-kernel@lists.debian.org) (gcc-12 (Debian 12.2.0-14) 12.2.0, GNU ld (GNU Binutils for Debian) 2.40) #1 SMP PREEMPT_DYNAMIC Debian 6.1.112-1 (2024-09-30)\n";
+        assert_eq!(
+            parse_proc_version(deb),
+            Some((
+                "Linux".into(),
+                "6.1.0-26-amd64".into(),
+                "#1 SMP PREEMPT_DYNAMIC Debian 6.1.112-1 (2024-09-30)".into()
+            ))
+        );
+        let el7 = "Linux version 3.10.0-1160.el7.x86_64 (mockbuild@kbuilder.bsys.centos.org) (gcc version 4.8.5 20150623 (Red Hat 4.8.5-44) (GCC) ) #1 SMP Wed Nov 4 13:35:26 UTC 2020";
+        let (_, rel, ver) = parse_proc_version(el7).unwrap();
+        assert_eq!(rel, "3.10.0-1160.el7.x86_64");
+        assert_eq!(ver, "#1 SMP Wed Nov 4 13:35:26 UTC 2020");
+        let broken = "Linux version 5.0 (a@b) (gcc (oops #2 SMP";
+        assert_eq!(parse_proc_version(broken).unwrap().2, "#2 SMP");
+        assert_eq!(parse_proc_version(""), None);
+        assert_eq!(parse_proc_version("garbage"), None);
+    }
+
+    #[test]
+    fn dump_uname_from_proc_version_says_what_is_missing() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("proc")).unwrap();
+        let sys = Sysroot::new(d.path());
+        assert_eq!(uname(&sys).line(), "not recorded in the dump");
+        std::fs::write(
+            d.path().join("proc/version"),
+            "Linux version 6.17.10-100.fc41.x86_64 (mockbuild@d7d05b1ce0294d7c8f0b222606a15f08) (gcc (GCC) 14.3.1 20251022 (Red Hat 14.3.1-4), GNU ld version 2.43.1-14.fc41) #1 SMP PREEMPT_DYNAMIC Mon Dec  1 16:10:21 UTC 2025\n",
+        )
+        .unwrap();
+        assert_eq!(
+            uname(&sys).line(),
+            "Linux 6.17.10-100.fc41.x86_64 #1 SMP PREEMPT_DYNAMIC Mon Dec  1 16:10:21 UTC 2025 GNU/Linux (host name and machine not recorded in the dump)"
+        );
+        let k = d.path().join("proc/sys/kernel");
+        std::fs::create_dir_all(&k).unwrap();
+        std::fs::write(k.join("hostname"), "box\n").unwrap();
+        std::fs::write(k.join("arch"), "x86_64\n").unwrap();
+        std::fs::write(k.join("osrelease"), "6.17.11\n").unwrap();
+        assert_eq!(
+            uname(&sys).line(),
+            "Linux box 6.17.11 #1 SMP PREEMPT_DYNAMIC Mon Dec  1 16:10:21 UTC 2025 x86_64 GNU/Linux"
         );
     }
 

@@ -2,6 +2,11 @@
 //! `/sys/devices/.../block/<disk>[/<part>]` directories, and the links
 //! `/sys/block/<disk>`, `/sys/class/block/<name>`, `/sys/dev/block/M:m`,
 //! `slaves/`, `holders/`, `device`, `device/subsystem`.
+//!
+//! [`Fx::util_linux_dump`] then turns a fixture into the layout of the
+//! dumps util-linux's `tests/ts/lsblk/mk-input.sh` makes: no `/sys/class`
+//! and no `/sys/bus`, no `subsystem` links (it skips them), `/dev/<node>`
+//! as a regular file of udev properties, `/proc/version`.
 #![allow(dead_code)]
 
 use std::cell::RefCell;
@@ -14,6 +19,7 @@ use quickbench::Sysroot;
 pub struct Fx {
     pub tmp: tempfile::TempDir,
     devpaths: RefCell<HashMap<String, String>>,
+    devnos: RefCell<Vec<(String, u32, u32)>>,
 }
 
 /// `to` relative to the directory `from_dir` (both absolute system paths).
@@ -36,6 +42,7 @@ impl Fx {
         Fx {
             tmp: tempfile::tempdir().unwrap(),
             devpaths: RefCell::new(HashMap::new()),
+            devnos: RefCell::new(Vec::new()),
         }
     }
 
@@ -87,6 +94,7 @@ impl Fx {
         self.devpaths
             .borrow_mut()
             .insert(name.to_string(), devpath.to_string());
+        self.devnos.borrow_mut().push((name.to_string(), maj, min));
     }
 
     /// A whole disk under a hardware parent `parent` (e.g. a SCSI device
@@ -126,6 +134,59 @@ impl Fx {
         self.link(&format!("{s}/holders/{holder}"), &h);
     }
 
+    /// A loop device backed by the file `backing`.
+    pub fn loop_dev(&self, name: &str, min: u32, sectors: u64, backing: &str) {
+        self.virt(name, 7, min, sectors);
+        let d = self.devpath(name);
+        self.file(&format!("{d}/loop/backing_file"), &format!("{backing}\n"));
+        self.file(&format!("{d}/loop/offset"), "0\n");
+    }
+
+    /// A device-mapper device `dm-<min>` called `dm_name`, of the given
+    /// dm uuid, on `slaves`.
+    pub fn dm(&self, min: u32, dm_name: &str, uuid: &str, sectors: u64, slaves: &[&str]) {
+        let name = format!("dm-{min}");
+        self.virt(&name, 253, min, sectors);
+        let d = self.devpath(&name);
+        self.file(&format!("{d}/dm/name"), &format!("{dm_name}\n"));
+        self.file(&format!("{d}/dm/uuid"), &format!("{uuid}\n"));
+        for s in slaves {
+            self.stack(&name, s);
+        }
+    }
+
+    /// Rewrites this fixture as util-linux's mk-input.sh would have dumped
+    /// it (see the module doc), `proc_version` being `/proc/version`.
+    pub fn util_linux_dump(&self, proc_version: &str) {
+        let root = self.tmp.path();
+        fs::remove_dir_all(root.join("sys/class")).unwrap();
+        let _ = fs::remove_dir_all(root.join("sys/bus"));
+        remove_links_named(&root.join("sys/devices"), "subsystem");
+        for (name, maj, min) in self.devnos.borrow().iter() {
+            let devpath = self.devpath(name);
+            let part = self.real(&format!("{devpath}/partition")).exists();
+            let node = match fs::read_to_string(self.real(&format!("{devpath}/dm/name"))) {
+                Ok(dm) => format!("/dev/mapper/{}", dm.trim()),
+                Err(_) => format!("/dev/{}", name.replace('!', "/")),
+            };
+            let kind = if part { "partition" } else { "disk" };
+            let sysdev = devpath.trim_start_matches("/sys");
+            self.file(
+                &node,
+                &format!(
+                    "DEVPATH={sysdev}\nDEVNAME={node}\nDEVTYPE={kind}\nMAJOR={maj}\nMINOR={min}\nSUBSYSTEM=block\nOWNER=root\nGROUP=disk\nMODE=brw-rw----\n"
+                ),
+            );
+        }
+        self.file("/proc/version", &format!("{proc_version}\n"));
+        if !self.real("/proc/swaps").exists() {
+            self.file(
+                "/proc/swaps",
+                "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n",
+            );
+        }
+    }
+
     pub fn mountinfo(&self, lines: &[&str]) {
         let mut text = lines.join("\n");
         text.push('\n');
@@ -142,6 +203,21 @@ impl Fx {
         self.file(&format!("{parent}/queue_depth"), "32\n");
         self.file(&format!("{parent}/type"), "0\n");
         self.disk(&parent, "scsi", name, maj, min, sectors);
+    }
+}
+
+/// Removes every symlink called `name` under `dir` (not following links).
+fn remove_links_named(dir: &Path, name: &str) {
+    let Ok(rd) = fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let ft = e.file_type().unwrap();
+        if ft.is_symlink() {
+            if e.file_name() == name {
+                fs::remove_file(e.path()).unwrap();
+            }
+        } else if ft.is_dir() {
+            remove_links_named(&e.path(), name);
+        }
     }
 }
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 #[path = "../common_skip/mod.rs"]
 mod skip_impl;
 #[allow(unused_imports)]
-pub use skip_impl::{skip, this_test};
+pub use skip_impl::skip;
 use std::process::Command;
 
 pub fn have(tool: &str) -> bool {
@@ -35,7 +35,7 @@ pub fn skip_reason(tools: &[&str]) -> Option<String> {
 macro_rules! need {
     ($($tool:expr),*) => {
         if let Some(why) = $crate::common_live::skip_reason(&["losetup", "mount", "umount", $($tool),*]) {
-            $crate::common_live::skip(&$crate::common_live::this_test(), &why);
+            $crate::common_live::skip(&why);
             return;
         }
     };

@@ -4,8 +4,10 @@
 //! failure, so a green CI means these tests ran.
 #![allow(dead_code)]
 
-/// Skips `test` for `why`, or fails it when skips are not allowed.
-pub fn skip(test: &str, why: &str) {
+/// Skips the running test for `why`, or fails it when skips are not
+/// allowed.
+pub fn skip(why: &str) {
+    let test = std::thread::current().name().unwrap_or("?").to_string();
     if std::env::var_os("QB_REQUIRE_ROOT_TESTS").is_some() {
         panic!(
             "{test} would be skipped ({why}), but QB_REQUIRE_ROOT_TESTS is set: \
@@ -13,9 +15,4 @@ pub fn skip(test: &str, why: &str) {
         );
     }
     eprintln!("skipping {test}: {why}");
-}
-
-/// The name of the running test.
-pub fn this_test() -> String {
-    std::thread::current().name().unwrap_or("?").to_string()
 }

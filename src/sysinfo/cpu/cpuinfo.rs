@@ -144,7 +144,10 @@ impl Cpuinfo {
     /// when there is no type at all.
     pub fn types_of(&self, cpus: &[usize]) -> Vec<Option<usize>> {
         let mut out: Vec<Option<usize>> = vec![None; cpus.len()];
-        let index: std::collections::HashMap<usize, usize> =
+        // A BTreeMap, not a HashMap: std seeds a HashMap from getrandom or
+        // /dev/urandom and panics when it has neither (kernels before 3.17
+        // in a rescue chroot without /dev).
+        let index: std::collections::BTreeMap<usize, usize> =
             cpus.iter().enumerate().map(|(i, &c)| (c, i)).collect();
         for a in &self.assignments {
             if let Some(&i) = index.get(&(a.cpu as usize)) {
