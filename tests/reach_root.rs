@@ -126,7 +126,17 @@ impl Drop for Setup {
         for d in self.fuse.iter().rev() {
             let _ = run("umount", &[d.path().to_str().unwrap()]);
         }
-        let _ = run("umount", &[self.ext4.path().to_str().unwrap()]);
+        // The bindfs daemon exits shortly after its unmount, still holding
+        // the ext4 busy meanwhile: retry, then detach lazily.
+        let ext4 = self.ext4.path().to_str().unwrap();
+        let t = std::time::Instant::now();
+        while run("umount", &[ext4]).is_err() {
+            if t.elapsed() > Duration::from_secs(5) {
+                let _ = run("umount", &["-l", ext4]);
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
         if let Some(d) = &self.loop_dev {
             let _ = run("losetup", &["-d", d]);
         }

@@ -33,7 +33,7 @@ pub const CACHED_BELOW_PERCENT: f64 = 50.0;
 
 /// The outcome of the check.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "verdict", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Verdict {
     /// The devices saw at least [`CACHED_BELOW_PERCENT`] of our bytes.
     Reached,
@@ -71,6 +71,27 @@ pub struct Reach {
     pub device_share_percent: Option<f64>,
     /// The verdict.
     pub verdict: Verdict,
+}
+
+impl Reach {
+    /// The text of the mark after a cached line, as `(interrupted)` is:
+    /// `cached: vda saw 0.4 % of these reads`; `None` unless cached.
+    pub fn mark(&self) -> Option<String> {
+        let Verdict::Cached {
+            device_share_percent,
+        } = self.verdict
+        else {
+            return None;
+        };
+        let what = match self.direction {
+            Direction::Write => "writes",
+            Direction::Read => "reads",
+        };
+        Some(format!(
+            "cached: {} saw {device_share_percent:.1} % of these {what}",
+            self.devices.join("+")
+        ))
+    }
 }
 
 /// Checks one engine line against its devices' counters.
@@ -219,6 +240,7 @@ mod tests {
         let l = layout(vec![leaf("vda", None, 1.0)]);
         let r = judge(Direction::Read, 100 * MB, &[dd("vda", 100 * MB, 0)], &l);
         assert_eq!(r.verdict, Verdict::Reached);
+        assert_eq!(r.mark(), None);
         assert_eq!(r.device_bytes, Some(100 * MB));
         assert_eq!(r.devices, vec!["vda"]);
         assert!((share(&r) - 100.0).abs() < 0.01);
@@ -236,6 +258,10 @@ mod tests {
             panic!("{r:?}")
         };
         assert!((device_share_percent - 0.388).abs() < 0.01, "{r:?}");
+        assert_eq!(
+            r.mark().as_deref(),
+            Some("cached: vda saw 0.4 % of these reads")
+        );
         // Only our direction counts: heavy writes do not hide cached reads.
         let r = judge(Direction::Read, 100 * MB, &[dd("vda", 0, 500 * MB)], &l);
         assert!(matches!(r.verdict, Verdict::Cached { .. }), "{r:?}");
@@ -412,7 +438,10 @@ mod tests {
         let r = judge_line(&line, &layout(vec![leaf("loop3", None, 1.0)]));
         assert!(matches!(r.verdict, Verdict::Cached { .. }));
         let json = serde_json::to_string(&r).unwrap();
-        assert!(json.contains(r#""verdict":"cached""#), "{json}");
+        assert!(
+            json.contains(r#""verdict":{"kind":"cached","device_share_percent":"#),
+            "{json}"
+        );
         assert_eq!(serde_json::from_str::<Reach>(&json).unwrap(), r);
     }
 }
