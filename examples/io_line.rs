@@ -6,8 +6,11 @@
 //! ```
 //! `--rw read` runs a write line first (same block size and jobs, printed
 //! on stderr) so that the read line has written data to read.
-//! The JSON carries one extra key, `harness_cpu_ns`: the process's user +
-//! system CPU time during the line (getrusage), for overhead comparisons.
+//! The JSON carries two extra keys: `harness_cpu_ns`, the process's user +
+//! system CPU time during the line (getrusage), for overhead comparisons,
+//! and `reach`, the check of issue 18 (did the bytes reach the devices?)
+//! against every device under the directory (through a FUSE mount's local
+//! backing when there is one) or under `--dev`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,7 +18,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use clap::Parser;
+use quickbench::blockdev::{check_layout, device_layout, fuse_backing, resolve_dir, DeviceLayout};
+use quickbench::dd_io::reach::judge_line;
 use quickbench::dd_io::{self, Direction, IoConfig, LineResult};
+use quickbench::Sysroot;
 
 #[derive(Parser)]
 struct Args {
@@ -37,7 +43,8 @@ struct Args {
     /// File size cap (bytes, or with a k/M/G suffix).
     #[arg(long, default_value = "4G")]
     max_size: String,
-    /// Block device whose /sys/class/block/<dev>/stat is sampled.
+    /// Block devices (comma-separated kernel names) whose stacks are
+    /// sampled; default: the devices under --dir.
     #[arg(long)]
     dev: Option<String>,
 }
@@ -64,11 +71,13 @@ fn cpu_ns() -> u64 {
     tv(ru.ru_utime) + tv(ru.ru_stime)
 }
 
-fn print(r: &LineResult, cpu_ns: u64, to_stderr: bool) {
+fn print(r: &LineResult, layout: &DeviceLayout, cpu_ns: u64, to_stderr: bool) {
     let text = quickbench::report::text::io_line(r);
     let mut v = serde_json::to_value(r).unwrap_or_default();
     if let Some(o) = v.as_object_mut() {
         o.insert("harness_cpu_ns".into(), cpu_ns.into());
+        let reach = serde_json::to_value(judge_line(r, layout)).unwrap_or_default();
+        o.insert("reach".into(), reach);
     }
     let json = v.to_string();
     if to_stderr {
@@ -89,7 +98,18 @@ fn main() -> ExitCode {
     };
     let mut cfg = IoConfig::new(&a.dir);
     cfg.max_size_bytes = max;
-    cfg.stat_dev = a.dev.clone();
+    let sys = Sysroot::live();
+    let layout = match &a.dev {
+        Some(d) => device_layout(&sys, &d.split(',').map(String::from).collect::<Vec<_>>()),
+        None => match resolve_dir(&sys, &a.dir) {
+            Ok(t) => check_layout(&sys, &t, &fuse_backing(&sys, &t)),
+            Err(e) => {
+                eprintln!("quickbench: {e:#}");
+                device_layout(&sys, &[])
+            }
+        },
+    };
+    cfg.stat_dev = layout.leaves.first().map(|l| l.device.clone());
     let mut ws = match dd_io::prepare(&cfg) {
         Ok(ws) => ws,
         Err(skip) => {
@@ -97,6 +117,7 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    ws.set_stat_devices(&layout.leaf_names());
     for w in ws.advisories() {
         eprintln!("quickbench: {w}");
     }
@@ -117,7 +138,7 @@ fn main() -> ExitCode {
         let r = ws.run_line(bs, dir, a.jobs, d, &cut);
         let cpu = cpu_ns() - cpu0;
         failed |= r.error.is_some();
-        print(&r, cpu, quiet);
+        print(&r, &layout, cpu, quiet);
     }
     if failed {
         ExitCode::from(1)

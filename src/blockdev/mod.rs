@@ -11,8 +11,14 @@
 //!   watch, the name for titles).
 //! * [`device_stack`]: the `lsblk -s -o NAME,SIZE,TYPE,MOUNTPOINT` tree, as data.
 //! * [`block_stat_path`] / [`parse_block_stat`]: the I/O counters.
+//! * [`device_layout`] / [`fuse_backing`] / [`check_layout`]: the devices
+//!   whose counters tell whether a line's I/O reached hardware, and
+//!   [`cache_caveat`]: whether a cache may serve the figures.
 
+mod caveat;
 pub mod details;
+mod fuse;
+mod layout;
 mod mountinfo;
 mod resolve;
 mod size;
@@ -22,6 +28,9 @@ mod sysfs;
 mod table;
 mod udev;
 
+pub use caveat::{cache_caveat, CacheCaveat};
+pub use fuse::{check_layout, daemon_dirs, fuse_backing, is_fuse, BackingFrom, FuseBacking};
+pub use layout::{device_layout, md_write_copies, DeviceLayout, LayoutLeaf};
 pub use mountinfo::{parse_mountinfo, parse_mountinfo_line, unescape, MountInfo};
 pub use resolve::{resolve_dir, MountLookup, Target, TargetKind};
 pub use size::size_text;

@@ -2,12 +2,12 @@
 //! `/sys/class/block/<dev>/stat` (parsed by [`crate::blockdev`]) between
 //! the line's start and end, in the shape the JSON output carries.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::blockdev::BlockStat;
 
 /// What the device did during one line (after minus before).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DeviceStatDelta {
     /// Completed read I/Os at the device.
     pub read_ios: u64,
@@ -31,6 +31,41 @@ pub struct DeviceStatDelta {
     pub time_in_queue_ms: u64,
     /// Flush requests (Linux 5.5+).
     pub flush_ios: Option<u64>,
+}
+
+/// One sampled device's deltas over a line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeviceDelta {
+    /// Kernel name of the device (`sda1`, `dm-0`, `loop3`).
+    pub device: String,
+    /// What it did during the line.
+    pub delta: DeviceStatDelta,
+}
+
+impl DeviceStatDelta {
+    /// The field-by-field sum of several devices' deltas (times add up as
+    /// device-milliseconds); `flush_ios` only when every device has it.
+    /// `None` for an empty list.
+    pub fn sum<'a>(deltas: impl IntoIterator<Item = &'a DeviceStatDelta>) -> Option<Self> {
+        deltas.into_iter().fold(None, |acc: Option<Self>, d| {
+            Some(match acc {
+                None => *d,
+                Some(a) => DeviceStatDelta {
+                    read_ios: a.read_ios + d.read_ios,
+                    read_merges: a.read_merges + d.read_merges,
+                    read_sectors: a.read_sectors + d.read_sectors,
+                    read_ticks_ms: a.read_ticks_ms + d.read_ticks_ms,
+                    write_ios: a.write_ios + d.write_ios,
+                    write_merges: a.write_merges + d.write_merges,
+                    write_sectors: a.write_sectors + d.write_sectors,
+                    write_ticks_ms: a.write_ticks_ms + d.write_ticks_ms,
+                    busy_ms: a.busy_ms + d.busy_ms,
+                    time_in_queue_ms: a.time_in_queue_ms + d.time_in_queue_ms,
+                    flush_ios: a.flush_ios.zip(d.flush_ios).map(|(x, y)| x + y),
+                },
+            })
+        })
+    }
 }
 
 /// What the device did between the snapshots `a` and `b`.
@@ -77,6 +112,23 @@ mod tests {
         assert_eq!(d.busy_ms, 15);
         assert_eq!(d.write_ios, 4);
         assert_eq!(d.read_ios, 0, "a reset counts 0");
+    }
+
+    #[test]
+    fn sums_add_fields_and_keep_flushes_only_when_all_have_them() {
+        let zero = parse_block_stat(&"0 ".repeat(11)).unwrap();
+        let a = parse_block_stat("1 2 3 4 5 6 7 8 0 9 10 0 0 0 0 11 12").unwrap();
+        let b = parse_block_stat("10 20 30 40 50 60 70 80 0 90 100 0 0 0 0 110 120").unwrap();
+        let (da, db) = (delta(&zero, &a), delta(&zero, &b));
+        let s = DeviceStatDelta::sum([&da, &db]).unwrap();
+        assert_eq!((s.read_sectors, s.write_sectors, s.busy_ms), (33, 77, 99));
+        assert_eq!(
+            s.flush_ios, None,
+            "the 11-field zero snapshot has no flushes"
+        );
+        let s = DeviceStatDelta::sum([&db, &db]).unwrap();
+        assert_eq!(s.write_merges, 120);
+        assert_eq!(DeviceStatDelta::sum([]), None);
     }
 
     #[test]

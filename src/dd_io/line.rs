@@ -1,11 +1,11 @@
 //! One measured line: the plain result and its report text.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::blockstat::DeviceStatDelta;
+use super::blockstat::{DeviceDelta, DeviceStatDelta};
 
 /// Write or read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Direction {
     /// `pwrite`, then one `fdatasync`.
@@ -48,8 +48,13 @@ pub struct LineResult {
     pub lat_p999_us: f64,
     /// Largest latency, µs (exact).
     pub lat_max_us: f64,
-    /// The device's stat deltas over the line, when it has a stat file.
+    /// The sampled devices' stat deltas over the line, summed; `None` when
+    /// no device was sampled or one of them had no readable stat file.
     pub device_stat_delta: Option<DeviceStatDelta>,
+    /// Each sampled device's own deltas, in sampling order (those whose
+    /// stat file could be read before and after the line).
+    #[serde(default)]
+    pub device_deltas: Vec<DeviceDelta>,
     /// O_DIRECT was in use (false: buffered fallback, page cache measured).
     pub direct_io: bool,
     /// The filesystem is memory-backed (tmpfs, ramfs): memory is measured.
@@ -86,6 +91,7 @@ impl LineResult {
             lat_p999_us: 0.0,
             lat_max_us: 0.0,
             device_stat_delta: None,
+            device_deltas: Vec::new(),
             direct_io: true,
             memory_backed: false,
             file_size_bytes: 0,

@@ -18,6 +18,7 @@ pub mod buffer;
 mod engine;
 pub mod histogram;
 mod line;
+pub mod reach;
 pub mod region;
 pub mod tempfile;
 mod workspace;
@@ -25,7 +26,7 @@ mod workspace;
 use std::fmt;
 use std::path::PathBuf;
 
-pub use blockstat::DeviceStatDelta;
+pub use blockstat::{DeviceDelta, DeviceStatDelta};
 pub use engine::SETTLE;
 pub use line::{Direction, LineResult};
 pub use tempfile::errno_name;
@@ -46,7 +47,9 @@ pub struct IoConfig {
     /// Where `/sys` is read from.
     pub sysroot: Sysroot,
     /// Kernel name of the device whose `/sys/class/block/<dev>/stat` is
-    /// sampled around each line (a partition is fine), if there is one.
+    /// sampled around each line (a partition is fine), if there is one; its
+    /// queue also gives the logical block size. To sample several devices
+    /// (every member of a stack), call [`Workspace::set_stat_devices`].
     pub stat_dev: Option<String>,
     /// The storage behind `dir`, when resolved: decides the policy
     /// (pseudo-filesystems skipped, ext4 `data=journal` said).

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use super::blockstat::delta;
+use super::blockstat::{delta, DeviceDelta, DeviceStatDelta};
 use super::buffer::{AlignedBuf, SplitMix64};
 use super::engine::{run_jobs, JobPlan, SETTLE};
 use super::histogram::Histogram;
@@ -37,7 +37,9 @@ pub struct Workspace {
     written: ExtentSet,
     nonce: u64,
     sysroot: Sysroot,
-    stat_path: Option<PathBuf>,
+    /// Kernel names whose `/sys/class/block/<dev>/stat` is sampled around
+    /// each line.
+    stat_devs: Vec<String>,
     advisories: Vec<Advisory>,
     /// ext4 `data=journal`: O_DIRECT goes through the journal.
     journaled: bool,
@@ -183,10 +185,6 @@ pub fn prepare(cfg: &IoConfig) -> Result<Workspace, IoSkip> {
         advisories.push(Advisory::Journaled);
     }
     advisories.extend(small_region(file_size_bytes, cfg.max_jobs));
-    let stat_path = cfg
-        .stat_dev
-        .as_deref()
-        .map(|dev| PathBuf::from(format!("/sys/class/block/{dev}/stat")));
     Ok(Workspace {
         file,
         dir: dir.clone(),
@@ -198,7 +196,7 @@ pub fn prepare(cfg: &IoConfig) -> Result<Workspace, IoSkip> {
         written: ExtentSet::new(),
         nonce,
         sysroot: cfg.sysroot.clone(),
-        stat_path,
+        stat_devs: cfg.stat_dev.iter().cloned().collect(),
         advisories,
         journaled: policy.journaled,
         _settle: settle,
@@ -237,9 +235,33 @@ impl Workspace {
         (self.direct_io && !self.journaled, self.memory_fs)
     }
 
-    fn device_stat(&self) -> Option<BlockStat> {
-        let p = self.stat_path.as_ref()?;
-        parse_block_stat(&self.sysroot.read_to_string(p).ok()?)
+    /// Samples these devices around each line from now on, instead of
+    /// `IoConfig::stat_dev`: every device under the target (kernel names,
+    /// each once, e.g. the leaves of [`crate::blockdev::DeviceLayout`]), so
+    /// that [`LineResult::device_deltas`] has each one and
+    /// [`LineResult::device_stat_delta`] their sum.
+    pub fn set_stat_devices(&mut self, devices: &[String]) {
+        self.stat_devs = devices.to_vec();
+    }
+
+    /// The devices sampled around each line.
+    pub fn stat_devices(&self) -> &[String] {
+        &self.stat_devs
+    }
+
+    /// One snapshot of every sampled device (`None` for an unreadable or
+    /// malformed stat file).
+    fn device_stats(&self) -> Vec<Option<BlockStat>> {
+        self.stat_devs
+            .iter()
+            .map(|dev| {
+                let text = self
+                    .sysroot
+                    .read_to_string(format!("/sys/class/block/{dev}/stat"))
+                    .ok()?;
+                parse_block_stat(&text)
+            })
+            .collect()
     }
 
     fn empty_result(&self, block_size_bytes: u64, direction: Direction, jobs: u32) -> LineResult {
@@ -325,7 +347,7 @@ impl Workspace {
             duration,
             cut,
             SETTLE,
-            || self.device_stat(),
+            || self.device_stats(),
         ) {
             Ok(o) => o,
             Err(e) => {
@@ -372,8 +394,19 @@ impl Workspace {
                 res.error = Some(format!("{}: fdatasync: {e}", self.dir.display()));
             }
         }
-        if let (Some(a), Some(b)) = (before, self.device_stat()) {
-            res.device_stat_delta = Some(delta(&a, &b));
+        let after = self.device_stats();
+        for ((dev, a), b) in self.stat_devs.iter().zip(&before).zip(&after) {
+            if let (Some(a), Some(b)) = (a, b) {
+                res.device_deltas.push(DeviceDelta {
+                    device: dev.clone(),
+                    delta: delta(a, b),
+                });
+            }
+        }
+        // A partial sum would undercount silently: all devices or none.
+        if res.device_deltas.len() == self.stat_devs.len() {
+            res.device_stat_delta =
+                DeviceStatDelta::sum(res.device_deltas.iter().map(|d| &d.delta));
         }
         let elapsed_ns = end.duration_since(start).as_nanos() as u64;
         res.elapsed_ns = elapsed_ns;
