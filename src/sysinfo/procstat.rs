@@ -19,7 +19,7 @@ use anyhow::Context;
 use crate::Sysroot;
 
 /// Jiffies spent in each state by one CPU or by all (one `cpu` line).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CpuTimes {
     /// Normal processes in user mode.
     pub user: u64,
