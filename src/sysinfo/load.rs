@@ -26,6 +26,8 @@ use serde::{Deserialize, Serialize};
 
 use super::cgroup::{CgroupLimits, Throttle, ThrottleSampler};
 use super::procstat::{parse_proc_stat, CpuTimes, ProcStat};
+use crate::blockdev::{parse_block_stat, BlockStat};
+use crate::dd_io::blockstat::delta as stat_delta;
 use crate::dd_io::{DeviceStatDelta, Direction, LineResult};
 use crate::Sysroot;
 
@@ -458,6 +460,38 @@ pub fn other_io(ours: &OurIo, devices: &[(String, DeviceStatDelta)]) -> Vec<Devi
         .collect()
 }
 
+/// Reads the `stat` file of each device in `names` (a target's member
+/// devices, `Target::devices`) for [`member_deltas`]; a device whose file
+/// is missing or malformed is left out (its line then has no figure for
+/// it rather than a wrong one).
+pub fn read_member_stats(sys: &Sysroot, names: &[String]) -> Vec<(String, BlockStat)> {
+    names
+        .iter()
+        .filter_map(|n| {
+            let t = sys
+                .read_to_string(format!("/sys/class/block/{n}/stat"))
+                .ok()?;
+            Some((n.clone(), parse_block_stat(&t)?))
+        })
+        .collect()
+}
+
+/// Each member's counters over a line, from two [`read_member_stats`]
+/// snapshots: the members present in both, in `before`'s order, ready for
+/// [`other_io`].
+pub fn member_deltas(
+    before: &[(String, BlockStat)],
+    after: &[(String, BlockStat)],
+) -> Vec<(String, DeviceStatDelta)> {
+    before
+        .iter()
+        .filter_map(|(n, a)| {
+            let (_, b) = after.iter().find(|(m, _)| m == n)?;
+            Some((n.clone(), stat_delta(a, b)))
+        })
+        .collect()
+}
+
 /// Everything measured about the host around one step; any part may be
 /// missing (no `/proc/stat`, no quota, not a storage line).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -536,9 +570,10 @@ impl LoadSampler {
             )
         });
         let throttle = self.throttle.as_ref().and_then(ThrottleSampler::finish);
+        // The same bound on the CPUs needed as the CPU figures use.
+        let needed = cpu.as_ref().map_or(needed_cpus, |c| c.needed_cpus);
         StepLoad {
-            throttled_percent_of_needed: throttle
-                .map(|t| t.percent_of_needed(elapsed_ns, needed_cpus)),
+            throttled_percent_of_needed: throttle.map(|t| t.percent_of_needed(elapsed_ns, needed)),
             cpu,
             throttle,
             io: Vec::new(),
@@ -865,6 +900,32 @@ mod tests {
         // A device with no I/O at all (buffered reads from the cache).
         let v = other_io(&ours, &[("sdc".into(), dev((0, 0, 0), (0, 0, 0)))]);
         assert_eq!(v[0].foreign_percent, 0.0);
+    }
+
+    #[test]
+    fn member_snapshots_of_a_dump() {
+        let d = tempfile::tempdir().unwrap();
+        let put = |n: &str, t: &str| {
+            let p = d.path().join(format!("sys/class/block/{n}"));
+            std::fs::create_dir_all(&p).unwrap();
+            std::fs::write(p.join("stat"), t).unwrap();
+        };
+        put("sda", "10 0 80 0 20 0 160 0 0 0 0\n");
+        put("sdb", "1 0 8 0 2 0 16 0 0 0 0\n");
+        put("sdc", "garbage\n");
+        let sys = Sysroot::new(d.path());
+        let names: Vec<String> = ["sda", "sdb", "sdc", "sdd"].map(String::from).to_vec();
+        let a = read_member_stats(&sys, &names);
+        assert_eq!(a.len(), 2, "sdc malformed, sdd missing");
+        put("sda", "10 0 80 0 120 0 960 0 0 0 0\n");
+        std::fs::remove_dir_all(d.path().join("sys/class/block/sdb")).unwrap();
+        let b = read_member_stats(&sys, &names);
+        let v = member_deltas(&a, &b);
+        assert_eq!(v.len(), 1, "sdb vanished");
+        assert_eq!(v[0].0, "sda");
+        assert_eq!((v[0].1.write_ios, v[0].1.write_sectors), (100, 800));
+        let s = other_io(&io(Direction::Write, 100, 4096), &v);
+        assert_eq!(s[0].foreign_requests, 0);
     }
 
     #[test]
