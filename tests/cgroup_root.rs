@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use quickbench::blockdev::parse_mountinfo;
 use quickbench::sysinfo::cgroup::{parse_proc_cgroup, read_limits, Hierarchy, ThrottleSampler};
 use quickbench::sysinfo::load::{
-    clock_ticks_per_s, parse_self_stat_ticks, ticks_to_ns, THROTTLED_PERCENT,
+    clock_ticks_per_s, parse_self_stat_ticks, ticks_to_ns, LoadSampler, Mark, THROTTLED_PERCENT,
 };
 use quickbench::Sysroot;
 
@@ -92,6 +92,7 @@ fn view_of(pid: u32) -> (tempfile::TempDir, Sysroot) {
     let d = tempfile::tempdir().unwrap();
     fs::create_dir(d.path().join("proc")).unwrap();
     std::os::unix::fs::symlink(format!("/proc/{pid}"), d.path().join("proc/self")).unwrap();
+    std::os::unix::fs::symlink("/proc/stat", d.path().join("proc/stat")).unwrap();
     std::os::unix::fs::symlink("/sys", d.path().join("sys")).unwrap();
     let s = Sysroot::new(d.path());
     (d, s)
@@ -177,23 +178,37 @@ fn a_one_cpu_quota_read_from_inside_and_its_throttling() {
     );
 
     let window = Duration::from_millis(1000);
+    // Each window is sampled twice: by the ThrottleSampler alone, and by
+    // the LoadSampler a step would use (its marks).
     let measure = |pids: &[u32]| {
         let s = ThrottleSampler::start(&sys, &limits).expect("cpu.stat of the quota's cgroup");
+        let step = LoadSampler::start(&sys, &[], &limits).unwrap();
         let u0 = children_cpu_ns(pids);
         let t0 = Instant::now();
         std::thread::sleep(window);
         let t = s.finish().unwrap();
+        let load = step.finish(pids.len() as f64);
         let el = t0.elapsed().as_nanos() as u64;
         let used = children_cpu_ns(pids).saturating_sub(u0);
-        (t, t.percent_of_needed(el, pids.len() as f64), used, el)
+        let throttled = load.marks().into_iter().find_map(|m| match m {
+            Mark::Throttled { percent } => Some(percent),
+            _ => None,
+        });
+        (
+            t,
+            t.percent_of_needed(el, pids.len() as f64),
+            used,
+            el,
+            throttled,
+        )
     };
 
     // 1 job under a 1-CPU quota: it fits, little throttling.
-    let (t1, p1, used1, el1) = measure(&[pid]);
+    let (t1, p1, used1, el1, mark1) = measure(&[pid]);
     eprintln!("1 busy process: {t1:?}, {p1:.1} % of the needed CPU time throttled, used {used1} ns in {el1} ns");
     // 2 jobs under the same quota: each gets half, throttled half the time.
     let pid2 = cg.spawn_busy();
-    let (t2, p2, used2, el2) = measure(&[pid, pid2]);
+    let (t2, p2, used2, el2, mark2) = measure(&[pid, pid2]);
     eprintln!("2 busy processes: {t2:?}, {p2:.1} % of the needed CPU time throttled, used {used2} ns in {el2} ns");
     assert!(t2.periods >= 5, "{t2:?}");
     // The quota holds: at most 1 CPU's worth (a period of slack, and the
@@ -208,4 +223,11 @@ fn a_one_cpu_quota_read_from_inside_and_its_throttling() {
         "about half of 2 CPUs' time throttled: {p2}"
     );
     assert!(p1 < p2, "1 job is throttled less than 2: {p1} vs {p2}");
+    eprintln!("throttled marks: 1 job {mark1:?}, 2 jobs {mark2:?}");
+    let m2 = mark2.expect("the 2-job window is marked throttled");
+    assert!(
+        (p2 - m2).abs() < 15.0,
+        "the mark's figure {m2} is the share {p2}"
+    );
+    assert_eq!(mark1, None, "the 1-job window fits the quota: unmarked");
 }
