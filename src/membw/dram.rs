@@ -76,10 +76,13 @@ impl Stores {
 pub const CGROUP_RESERVE_BYTES: u64 = 32 << 20;
 
 /// What decided the size of the arrays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ArrayBound {
-    /// Nothing: the wanted size (4 x LLC, at least 256 MiB) fits.
+    /// Nothing: the wanted size (4 x LLC, at least 256 MiB) fits. Also
+    /// what a report written before this field reads as (its `capped`
+    /// still tells whether MemAvailable capped the arrays).
+    #[default]
     Wanted,
     /// A quarter of `MemAvailable` (`/proc/meminfo`).
     MemAvailable,
@@ -104,13 +107,21 @@ pub struct ArrayPlan {
     pub capped: bool,
     /// What the cgroup memory limits still allow (smallest limit minus
     /// usage along the cgroup path), bytes; `None` without a limit.
+    #[serde(default)]
     pub cgroup_headroom_bytes: Option<u64>,
     /// Which cap decided `array_bytes`.
+    #[serde(default)]
     pub bound: ArrayBound,
     /// False when even 1 MiB arrays exceed the cap: the run would risk the
     /// cgroup's out-of-memory killer (or the host's), so it should be
-    /// skipped; `array_bytes` is then the 1 MiB floor.
+    /// skipped; `array_bytes` is then the 1 MiB floor. True when read from
+    /// a report written before this field.
+    #[serde(default = "enough_by_default")]
     pub enough_memory: bool,
+}
+
+fn enough_by_default() -> bool {
+    true
 }
 
 impl ArrayPlan {
@@ -694,6 +705,16 @@ mod tests {
             ArrayBound::MemAvailable
         );
         assert!(plan_arrays_for(None, Some(12 * 1024)).enough_memory);
+    }
+
+    #[test]
+    fn a_plan_written_before_the_cgroup_fields_still_reads() {
+        let old = r#"{"array_bytes":268435456,"llc_bytes":null,"wanted_array_bytes":268435456,"mem_available_kib":null,"capped":false}"#;
+        let p: ArrayPlan = serde_json::from_str(old).unwrap();
+        assert_eq!(p, plan_arrays_for(None, None));
+        let p = plan_arrays_within(None, Some(64 << 20), Some(36 << 20));
+        let back: ArrayPlan = serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
+        assert_eq!(back, p);
     }
 
     #[test]
