@@ -13,7 +13,7 @@
 //! Dropping the workspace closes the file, which frees its space: nothing
 //! is left behind.
 
-mod blockstat;
+pub mod blockstat;
 pub mod buffer;
 mod engine;
 pub mod histogram;

@@ -8,7 +8,10 @@
 //! Each array holds at least 4 x the largest cache of
 //! `/sys/devices/system/cpu/cpu0/cache/index*/` and at least 256 MiB; the
 //! three arrays together are capped to a quarter of `MemAvailable`
-//! (`/proc/meminfo`), which [`ArrayPlan::note`] reports. One thread per
+//! (`/proc/meminfo`) and, inside a memory-limited cgroup (whose
+//! `/proc/meminfo` shows the host's memory), to half of what the cgroup
+//! still allows ([`CGROUP_RESERVE_BYTES`]); [`ArrayPlan::bound`] says
+//! which cap applied and [`ArrayPlan::note`] reports it. One thread per
 //! usable CPU, each pinned, owns a contiguous slice of each array that it
 //! allocates and first-touches itself (its memory node), with transparent
 //! huge pages requested. A run is passes of copy then triad, all threads
@@ -67,6 +70,27 @@ impl Stores {
     }
 }
 
+/// Kept out of the cgroup's headroom before halving it: the kernel
+/// charges the arrays' page tables (0.2 % of them), the threads' stacks
+/// and kernel objects to the cgroup too.
+pub const CGROUP_RESERVE_BYTES: u64 = 32 << 20;
+
+/// What decided the size of the arrays.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArrayBound {
+    /// Nothing: the wanted size (4 x LLC, at least 256 MiB) fits. Also
+    /// what a report written before this field reads as (its `capped`
+    /// still tells whether MemAvailable capped the arrays).
+    #[default]
+    Wanted,
+    /// A quarter of `MemAvailable` (`/proc/meminfo`).
+    MemAvailable,
+    /// Half of the cgroup's memory headroom (limit minus usage) after
+    /// [`CGROUP_RESERVE_BYTES`].
+    CgroupMemory,
+}
+
 /// How big the arrays are, and why.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ArrayPlan {
@@ -78,9 +102,26 @@ pub struct ArrayPlan {
     pub wanted_array_bytes: u64,
     /// `MemAvailable` of `/proc/meminfo`, in kB (KiB).
     pub mem_available_kib: Option<u64>,
-    /// True when a quarter of `MemAvailable` made the arrays smaller than
-    /// wanted.
+    /// True when a quarter of `MemAvailable` or the cgroup's headroom made
+    /// the arrays smaller than wanted.
     pub capped: bool,
+    /// What the cgroup memory limits still allow (smallest limit minus
+    /// usage along the cgroup path), bytes; `None` without a limit.
+    #[serde(default)]
+    pub cgroup_headroom_bytes: Option<u64>,
+    /// Which cap decided `array_bytes`.
+    #[serde(default)]
+    pub bound: ArrayBound,
+    /// False when even 1 MiB arrays exceed the cap: the run would risk the
+    /// cgroup's out-of-memory killer (or the host's), so it should be
+    /// skipped; `array_bytes` is then the 1 MiB floor. True when read from
+    /// a report written before this field.
+    #[serde(default = "enough_by_default")]
+    pub enough_memory: bool,
+}
+
+fn enough_by_default() -> bool {
+    true
 }
 
 impl ArrayPlan {
@@ -95,8 +136,14 @@ impl ArrayPlan {
             }
             _ => "the 256 MiB minimum".to_string(),
         };
+        let cap = match self.bound {
+            ArrayBound::CgroupMemory => {
+                "half of what the cgroup memory limit still allows (limit minus usage)"
+            }
+            _ => "a quarter of MemAvailable",
+        };
         Some(format!(
-            "arrays of {} instead of {} ({why}): 3 arrays are capped to a quarter of MemAvailable",
+            "arrays of {} instead of {} ({why}): 3 arrays are capped to {cap}",
             mib(self.array_bytes),
             mib(self.wanted_array_bytes)
         ))
@@ -154,37 +201,76 @@ pub fn parse_mem_available_kib(text: &str) -> Option<u64> {
     })
 }
 
-/// Sizes the arrays from the sysroot's caches and memory.
+/// Sizes the arrays from the sysroot's caches, memory and this process's
+/// cgroup memory limits.
 pub fn plan_arrays(sys: &Sysroot) -> ArrayPlan {
     let llc = llc_bytes(sys);
     let avail = sys
         .read_to_string("/proc/meminfo")
         .ok()
         .and_then(|t| parse_mem_available_kib(&t));
-    plan_arrays_for(llc, avail)
+    let headroom = crate::sysinfo::cgroup::read_limits(sys).memory_headroom_bytes;
+    plan_arrays_within(llc, avail, headroom)
+}
+
+/// [`plan_arrays_within`] without a cgroup limit.
+pub fn plan_arrays_for(llc_bytes: Option<u64>, mem_available_kib: Option<u64>) -> ArrayPlan {
+    plan_arrays_within(llc_bytes, mem_available_kib, None)
 }
 
 /// The sizing rule, pure: each array max(4 x LLC, 256 MiB), the three
-/// capped to a quarter of `MemAvailable`, rounded down to 1 MiB.
-pub fn plan_arrays_for(llc_bytes: Option<u64>, mem_available_kib: Option<u64>) -> ArrayPlan {
+/// capped to a quarter of `MemAvailable` and to half of the cgroup's
+/// headroom less [`CGROUP_RESERVE_BYTES`], rounded down to 1 MiB, at least
+/// 1 MiB.
+///
+/// Why half: the headroom (limit minus `memory.current`) counts page
+/// cache that reclaim could free, so the real room is larger, but other
+/// processes of the same container may grow while the arrays live, and an
+/// out-of-memory kill loses the whole report; half keeps it out of reach
+/// while leaving the arrays as large as the cgroup sensibly allows.
+pub fn plan_arrays_within(
+    llc_bytes: Option<u64>,
+    mem_available_kib: Option<u64>,
+    cgroup_headroom_bytes: Option<u64>,
+) -> ArrayPlan {
     let wanted = llc_bytes
         .map_or(0, |l| l.saturating_mul(LLC_FACTOR))
         .max(MIN_ARRAY_BYTES);
     let mut array = wanted;
-    let mut capped = false;
-    if let Some(kib) = mem_available_kib {
-        let cap = (kib.saturating_mul(1024) / 4 / 3) & !((1 << 20) - 1);
-        if cap < array {
-            array = cap.max(1 << 20);
-            capped = true;
+    let mut bound = ArrayBound::Wanted;
+    let per_array = |total: u64| (total / 3) & !((1 << 20) - 1);
+    let caps = [
+        (
+            mem_available_kib.map(|k| per_array(k.saturating_mul(1024) / 4)),
+            ArrayBound::MemAvailable,
+        ),
+        (
+            cgroup_headroom_bytes.map(|h| per_array(h.saturating_sub(CGROUP_RESERVE_BYTES) / 2)),
+            ArrayBound::CgroupMemory,
+        ),
+    ];
+    let mut enough_memory = true;
+    for (cap, b) in caps {
+        if let Some(cap) = cap {
+            if cap < array {
+                array = cap;
+                bound = b;
+            }
         }
+    }
+    if array < 1 << 20 {
+        array = 1 << 20;
+        enough_memory = false;
     }
     ArrayPlan {
         array_bytes: array,
         llc_bytes,
         wanted_array_bytes: wanted,
         mem_available_kib,
-        capped,
+        capped: bound != ArrayBound::Wanted,
+        cgroup_headroom_bytes,
+        bound,
+        enough_memory,
     }
 }
 
@@ -578,6 +664,82 @@ mod tests {
         let plan = plan_arrays_for(Some(u64::MAX / 2), Some(8192));
         assert!(plan.capped);
         assert!(plan.note().unwrap().contains("last-level cache"));
+    }
+
+    #[test]
+    fn the_cgroup_headroom_bounds_the_arrays() {
+        const MIB: u64 = 1 << 20;
+        // A 1 GiB container on a host with 22 GiB available: /proc/meminfo
+        // would allow 3 x 1877 MiB; the cgroup, with 100 MiB used, allows
+        // (924 - 32) / 2 = 446 MiB for the three arrays.
+        let p = plan_arrays_within(Some(32 * MIB), Some(22 << 20), Some(1024 * MIB - 100 * MIB));
+        assert_eq!(p.bound, ArrayBound::CgroupMemory);
+        assert!(p.capped && p.enough_memory);
+        assert_eq!(p.array_bytes, 148 * MIB);
+        assert!(3 * p.array_bytes <= (924 * MIB - CGROUP_RESERVE_BYTES) / 2);
+        assert!(
+            p.note().unwrap().contains("cgroup memory limit"),
+            "{:?}",
+            p.note()
+        );
+        // MemAvailable tighter than the cgroup: MemAvailable applies.
+        let p = plan_arrays_within(None, Some(512 * 1024), Some(8 << 30));
+        assert_eq!(p.bound, ArrayBound::MemAvailable);
+        assert_eq!(p.array_bytes, 42 * MIB);
+        assert!(p.note().unwrap().contains("MemAvailable"));
+        // A generous cgroup: the wanted size.
+        let p = plan_arrays_within(Some(32 * MIB), Some(64 << 20), Some(64 << 30));
+        assert_eq!(
+            (p.bound, p.capped, p.array_bytes),
+            (ArrayBound::Wanted, false, 256 * MIB)
+        );
+        assert_eq!(p.note(), None);
+        // A nearly full cgroup: not even 1 MiB arrays.
+        let p = plan_arrays_within(None, Some(64 << 20), Some(36 * MIB));
+        assert_eq!(p.bound, ArrayBound::CgroupMemory);
+        assert!(!p.enough_memory);
+        assert_eq!(p.array_bytes, MIB);
+        // The old rule is unchanged without a cgroup limit.
+        assert_eq!(
+            plan_arrays_for(None, Some(512 * 1024)).bound,
+            ArrayBound::MemAvailable
+        );
+        assert!(plan_arrays_for(None, Some(12 * 1024)).enough_memory);
+    }
+
+    #[test]
+    fn a_plan_written_before_the_cgroup_fields_still_reads() {
+        let old = r#"{"array_bytes":268435456,"llc_bytes":null,"wanted_array_bytes":268435456,"mem_available_kib":null,"capped":false}"#;
+        let p: ArrayPlan = serde_json::from_str(old).unwrap();
+        assert_eq!(p, plan_arrays_for(None, None));
+        let p = plan_arrays_within(None, Some(64 << 20), Some(36 << 20));
+        let back: ArrayPlan = serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
+        assert_eq!(back, p);
+    }
+
+    #[test]
+    fn plan_arrays_reads_the_cgroup_of_a_dump() {
+        let d = tempfile::tempdir().unwrap();
+        let put = |p: &str, t: &str| {
+            let p = d.path().join(p);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, t).unwrap();
+        };
+        put(
+            "proc/meminfo",
+            "MemTotal: 32000000 kB\nMemAvailable: 30000000 kB\n",
+        );
+        put(
+            "proc/self/mountinfo",
+            "30 23 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n",
+        );
+        put("proc/self/cgroup", "0::/ctr\n");
+        put("sys/fs/cgroup/ctr/memory.max", "1073741824\n");
+        put("sys/fs/cgroup/ctr/memory.current", "104857600\n");
+        let p = plan_arrays(&Sysroot::new(d.path()));
+        assert_eq!(p.cgroup_headroom_bytes, Some(924 << 20));
+        assert_eq!(p.bound, ArrayBound::CgroupMemory);
+        assert_eq!(p.array_bytes, 148 << 20);
     }
 
     #[test]

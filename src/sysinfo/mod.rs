@@ -1,8 +1,12 @@
 //! Facts about the host read from `/proc` and `/sys`: the kernel (what
 //! `uname -a` prints), memory (`/proc/meminfo`), the CPUs this process may
-//! run on, and, in [`cpu`], the lscpu-identical CPU summary.
+//! run on, and, in [`cpu`], the lscpu-identical CPU summary; [`cgroup`]:
+//! the cgroup CPU quota and memory limit; [`load`]: how busy the host was
+//! during a step.
 
+pub mod cgroup;
 pub mod cpu;
+pub mod load;
 pub mod procstat;
 
 use crate::Sysroot;

@@ -1,0 +1,38 @@
+//! Runs the CPU loop steps as the report does, each between a
+//! `LoadSampler::start` and `finish`, and prints the steps with their load
+//! and marks as JSON, in the shape the report's JSON is meant to take
+//! (`cpu_loop[].marks`): a stand-in for `quickbench --only cpu --json`
+//! until the binary carries the marks (for `benches/busy-marks.sh`).
+//!
+//! `cargo run --release --example busy_marks -- [DELAY_SECS=1]`
+
+use std::time::Duration;
+
+use quickbench::cpu_loop::smt::usable_cpu_list;
+use quickbench::cpu_loop::{job_counts, run_step};
+use quickbench::sysinfo::cgroup::{cpus_within_quota, read_limits};
+use quickbench::sysinfo::load::LoadSampler;
+use quickbench::Sysroot;
+
+fn main() {
+    let delay: f64 = std::env::args()
+        .nth(1)
+        .map_or(1.0, |a| a.parse().expect("DELAY_SECS"));
+    let sys = Sysroot::live();
+    let limits = read_limits(&sys);
+    let cpus = usable_cpu_list(&sys);
+    let mut steps = Vec::new();
+    for jobs in job_counts(cpus_within_quota(cpus.len(), &limits)) {
+        let s = LoadSampler::start(&sys, &cpus, &limits).expect("/proc/stat");
+        let step = run_step(jobs, Duration::from_secs_f64(delay), &|| false);
+        let load = s.finish(f64::from(jobs));
+        steps.push(serde_json::json!({
+            "jobs": jobs,
+            "loops_per_s_mean": step.loops_per_s_mean,
+            "marks": load.marks(),
+            "load": load,
+        }));
+    }
+    let out = serde_json::json!({ "limits": limits, "cpu_loop": steps });
+    println!("{}", serde_json::to_string_pretty(&out).unwrap());
+}
