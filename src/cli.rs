@@ -68,7 +68,8 @@ impl Config {
     about = "A one-command Linux host benchmark: CPU info, CPU loop, memory, storage info and storage bandwidth",
     long_about = None,
     allow_negative_numbers = true,
-    after_help = "Exit status: 0 every selected section ran; 1 a section could not run; \
+    after_help = "Compare reports: quickbench compare A B [C ...] (see 'quickbench compare --help').\n\
+Exit status: 0 every selected section ran; 1 a section could not run; \
 2 bad usage; 130 aborted by Ctrl-C (129 SIGHUP, 143 SIGTERM)."
 )]
 struct Args {
@@ -151,7 +152,91 @@ impl From<clap::Error> for Usage {
     }
 }
 
-/// Parses the command line (`args` includes the program name).
+/// What the command line asks for.
+#[derive(Debug, Clone)]
+pub enum Command {
+    /// Run the benchmark and print its report.
+    Run(Config),
+    /// Compare reports (`quickbench compare A B ...`).
+    Compare(CompareConfig),
+}
+
+/// What `quickbench compare` needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompareConfig {
+    /// The reports: files, or `-` for standard input (once).
+    pub inputs: Vec<String>,
+    /// One row per report (the fleet table), whatever the width.
+    pub table: bool,
+    /// The comparison as one JSON document.
+    pub json: bool,
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "quickbench compare",
+    version,
+    about = "Compare Quickbench reports: ours in text or JSON, or the bash original's text",
+    long_about = "Compare Quickbench reports: ours in text or JSON, or the bash original's text \
+(any layout it printed, pasted or cut short).\n\n\
+Two reports: every figure of A and B side by side, B relative to A; within \
+5 % is shown as equal (\u{2248}), beyond that better or worse by the figure's \
+direction (latency: lower is better). No ratio where it would mislead (the \
+bash original's CPU loop against ours, its latency column, interrupted or \
+stopped lines); the line says why. More reports: one column each against \
+the first when they fit the terminal, else one row per report with the key \
+figures, their median, and every figure more than 15 % worse than the \
+median marked with *.",
+    after_help = "Exit status: 0 compared; 2 bad usage or an input that cannot be read \
+(the message names the file and line)."
+)]
+struct CompareArgs {
+    /// The reports (files, or - for standard input), at least two
+    #[arg(value_name = "REPORT", required = true, num_args = 1..)]
+    inputs: Vec<String>,
+
+    /// One row per report with the key figures, whatever the width
+    #[arg(long)]
+    table: bool,
+
+    /// The comparison as one JSON document (schema/compare.schema.json)
+    #[arg(long)]
+    json: bool,
+}
+
+/// Parses the command line (`args` includes the program name): a run, or
+/// `compare` (a first argument that no loop delay can be).
+pub fn parse_command<I, T>(args: I) -> Result<Command, Usage>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    if args.get(1).is_some_and(|a| a == "compare") {
+        let a = CompareArgs::try_parse_from(
+            std::iter::once(OsString::from("quickbench compare")).chain(args[2..].iter().cloned()),
+        )?;
+        if a.inputs.len() < 2 {
+            return Err(Usage::Bad(format!(
+                "compare needs at least two reports, got {}",
+                a.inputs.len()
+            )));
+        }
+        if a.inputs.iter().filter(|i| *i == "-").count() > 1 {
+            return Err(Usage::Bad(
+                "standard input (-) can be read once only".into(),
+            ));
+        }
+        return Ok(Command::Compare(CompareConfig {
+            inputs: a.inputs,
+            table: a.table,
+            json: a.json,
+        }));
+    }
+    parse(args).map(Command::Run)
+}
+
+/// Parses the command line of a run (`args` includes the program name).
 pub fn parse<I, T>(args: I) -> Result<Config, Usage>
 where
     I: IntoIterator<Item = T>,
@@ -341,6 +426,31 @@ mod tests {
     #[test]
     fn clap_definition_is_consistent() {
         Args::command().debug_assert();
+        CompareArgs::command().debug_assert();
+    }
+
+    #[test]
+    fn compare_is_a_command_not_a_loop_delay() {
+        match parse_command(["quickbench", "compare", "a.txt", "b.json"]) {
+            Ok(Command::Compare(c)) => assert_eq!(c.inputs, ["a.txt", "b.json"]),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            parse_command(["quickbench", "compare", "a.txt"]),
+            Err(Usage::Bad(_))
+        ));
+        assert!(matches!(
+            parse_command(["quickbench", "compare", "-", "-"]),
+            Err(Usage::Bad(_))
+        ));
+        assert!(matches!(
+            parse_command(["quickbench", "30"]),
+            Ok(Command::Run(c)) if c.loop_delay == Duration::from_secs(30)
+        ));
+        assert!(matches!(
+            parse_command(["quickbench", "compare", "--help"]),
+            Err(Usage::Info(_))
+        ));
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 pub mod blockdev;
 pub mod cli;
+pub mod compare;
 pub mod cpu_loop;
 pub mod dd_io;
 pub mod fsclass;

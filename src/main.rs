@@ -8,7 +8,7 @@
 use std::io;
 use std::process::ExitCode;
 
-use quickbench::cli::{self, Config, Usage};
+use quickbench::cli::{self, Command, Config, Usage};
 use quickbench::progress::Progress;
 use quickbench::report::json::JsonSink;
 use quickbench::report::text::TextSink;
@@ -21,8 +21,9 @@ use quickbench::signals;
 const EXIT_BROKEN_PIPE: u8 = 141;
 
 fn main() -> ExitCode {
-    let cfg = match cli::parse(std::env::args_os()) {
-        Ok(c) => c,
+    let cfg = match cli::parse_command(std::env::args_os()) {
+        Ok(Command::Run(c)) => c,
+        Ok(Command::Compare(c)) => return ExitCode::from(quickbench::compare::main(&c)),
         Err(u) => return usage(u),
     };
     signals::install();

@@ -414,6 +414,9 @@ pub struct Report {
     pub timestamp_utc: Option<String>,
     /// The loop delay, seconds, when known.
     pub loop_delay_s: Option<f64>,
+    /// The benchmark directory, as given (`--dir`, default `.`).
+    #[serde(default)]
+    pub dir: Option<String>,
     /// The sections selected, in report order.
     pub sections: Vec<Section>,
     /// True for `--dry-run` (nothing measured).
@@ -446,6 +449,10 @@ pub struct Report {
     /// For a report printed by the bash original: its header.
     #[serde(skip)]
     pub original: Option<Original>,
+    /// The filesystem and device of the `Run` header line, when read from
+    /// text (a run or a JSON document has them in `storage_target`).
+    #[serde(skip)]
+    pub run_fs_device: Option<(String, String)>,
     /// Sections read from text that the model does not structure, in order
     /// (they come after every structured one).
     #[serde(skip)]
@@ -465,6 +472,7 @@ impl Report {
             hostname,
             timestamp_utc: None,
             loop_delay_s: None,
+            dir: None,
             sections: Vec::new(),
             dry_run: false,
             storage_target: None,
@@ -480,6 +488,7 @@ impl Report {
             extended: None,
             failed_sections: Failures::default(),
             original: None,
+            run_fs_device: None,
             raw_sections: Vec::new(),
             stray_lines: Vec::new(),
         }
@@ -501,6 +510,18 @@ impl Report {
         self.storage_bandwidth
             .iter()
             .filter(move |l| l.block_size_bytes == bs.bytes())
+    }
+
+    /// Where the run wrote: the directory (resolved when the storage was),
+    /// and its filesystem and device when known.
+    pub fn place(&self) -> Option<(String, Option<(String, String)>)> {
+        match &self.storage_target {
+            Some(t) => Some((
+                t.path.display().to_string(),
+                Some((t.fs_type.clone(), t.display.clone())),
+            )),
+            None => self.dir.clone().map(|d| (d, self.run_fs_device.clone())),
+        }
     }
 
     /// The block sizes that have lines, in report order.

@@ -315,6 +315,13 @@ impl<'a> Run<'a> {
         report.timestamp_utc = Some(crate::report::json::now_utc());
         report.loop_delay_s = Some(cfg.loop_delay.as_secs_f64());
         report.sections = cfg.sections.clone();
+        // Live, the directory as the kernel resolves it (`.` says little in
+        // a report read elsewhere); in a dump, as given.
+        let dir = match std::fs::canonicalize(&cfg.dir) {
+            Ok(real) if sys.is_live() => real,
+            _ => cfg.dir.clone(),
+        };
+        report.dir = Some(dir.display().to_string());
         report.dry_run = cfg.dry_run;
         if !cfg.dry_run && cfg.loop_delay.as_secs_f64() < crate::cli::ADVISED_DELAY_S {
             console.warn(&format!(
@@ -341,7 +348,7 @@ impl<'a> Run<'a> {
         } else {
             plan::estimate(cfg, cpu_jobs(&sys).len()).0
         };
-        Run {
+        let mut run = Run {
             cfg,
             release: uname.release,
             sys,
@@ -354,7 +361,12 @@ impl<'a> Run<'a> {
                 delay: cfg.loop_delay,
             },
             target: None,
+        };
+        // The header's Run line names the filesystem and device.
+        if cfg.runs(Section::Storage) || cfg.runs(Section::Io) {
+            run.target();
         }
+        run
     }
 
     fn emit(&mut self, item: Item) -> Result<(), Stop> {
@@ -492,9 +504,6 @@ impl<'a> Run<'a> {
 
     /// `[ Storage info ]`, and `[ Storage device stack ]` when stacked.
     pub fn storage_info(&mut self) -> Result<(), Stop> {
-        if self.cfg.runs(Section::Storage) || self.cfg.runs(Section::Io) {
-            self.target();
-        }
         if !self.cfg.runs(Section::Storage) {
             return Ok(());
         }

@@ -27,6 +27,10 @@ fn cpuinfo_cpu_memory_sections_have_the_seed_layout() {
             "header",
             r"^CPU loop  : loop v\d+ \(.+\), not comparable with the bash original's figures$",
         ),
+        (
+            "header",
+            r"^Run       : loop delay [0-9.]+ s, /\S*.*, \d{4}-\d\d-\d\d \d\d:\d\d UTC$",
+        ),
         ("blank", r"^$"),
         ("title", r"^\[ CPU info \]$"),
     ];

@@ -84,12 +84,31 @@ fn header_to_memory_is_byte_exact() {
         "{build}"
     );
     lines[2] = "Build     : <compiler>, <target>, <linkage>";
+    let run = mask_date(lines[4]);
+    lines[4] = &run;
     let got = lines.join("\n") + "\n";
     let want = fs::read_to_string("tests/golden/header-to-memory.txt")
         .unwrap()
         .replace("<version>", env!("CARGO_PKG_VERSION"));
     assert_eq!(got, want);
     assert!(out.stderr.is_empty() || !String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
+
+/// The `Run` line with its date (the run's own clock) as `<date>`, after
+/// checking its shape: `, YYYY-MM-DD HH:MM UTC` at the end.
+fn mask_date(run: &str) -> String {
+    assert!(run.starts_with("Run       : loop delay "), "{run}");
+    let (head, date) = run.rsplit_once(", ").unwrap();
+    let d = date.as_bytes();
+    assert!(
+        date.len() == 20
+            && date.ends_with(" UTC")
+            && d[4] == b'-'
+            && d[10] == b' '
+            && d[13] == b':',
+        "{date}"
+    );
+    format!("{head}, <date>")
 }
 
 /// Runs the binary on a fixture sysroot with stand-in figures and returns
@@ -107,6 +126,8 @@ fn run_masked(root: &Path, args: &[&str]) -> String {
     let mut lines: Vec<&str> = got.lines().collect();
     assert!(lines[2].starts_with("Build     : rustc "), "{}", lines[2]);
     lines[2] = "Build     : <compiler>, <target>, <linkage>";
+    let run = mask_date(lines[4]);
+    lines[4] = &run;
     lines.join("\n") + "\n"
 }
 

@@ -13,6 +13,7 @@ use quickbench::report::text::render;
 fn unmask(golden: &str) -> String {
     golden
         .replace("<version>", env!("CARGO_PKG_VERSION"))
+        .replace("<date>", "2026-12-03 18:20 UTC")
         .replace(
             "Build     : <compiler>, <target>, <linkage>",
             "Build     : rustc 1.95.0 (59807616e 2026-04-14), x86_64-unknown-linux-gnu, static",

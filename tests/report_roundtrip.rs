@@ -65,6 +65,20 @@ fn model(rng: &mut Rng) -> Report {
     r.quickbench.static_build = rng.coin();
     r.quickbench.rustc = format!("rustc 1.{}.0 ({} 2026-01-01)", rng.below(99), rng.word());
     if rng.coin() {
+        r.loop_delay_s = Some([0.1, 2.0, 30.0, 12.5][rng.below(4) as usize]);
+        r.dir = Some(format!("/{}/{}", rng.word(), rng.phrase()));
+        r.run_fs_device = rng.coin().then(|| (rng.word(), rng.word()));
+        r.timestamp_utc = rng.coin().then(|| {
+            format!(
+                "2026-{:02}-{:02}T{:02}:{:02}:00Z",
+                1 + rng.below(12),
+                1 + rng.below(28),
+                rng.below(24),
+                rng.below(60)
+            )
+        });
+    }
+    if rng.coin() {
         r.sections.push(Section::Cpuinfo);
         let labels = [
             "Model name:",
@@ -226,5 +240,35 @@ fn random_reports_read_back_from_their_text() {
         let read = read_text("generated.txt", &text)
             .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
         assert_eq!(render(&read), text, "case {case}");
+    }
+}
+
+#[test]
+fn any_report_compared_with_itself_is_all_equal() {
+    use quickbench::compare::{compare, Input, Verdict};
+    let mut rng = Rng(0x0123_4567_89ab_cdef);
+    for case in 0..500 {
+        let m = model(&mut rng);
+        let inputs = [
+            Input {
+                file: "a".into(),
+                report: m.clone(),
+            },
+            Input {
+                file: "b".into(),
+                report: m,
+            },
+        ];
+        let c = compare(&inputs);
+        assert!(c.missing.is_empty(), "case {case}: {:?}", c.missing);
+        for r in &c.rows {
+            match &r.verdicts[1] {
+                Verdict::Same | Verdict::Equal => {}
+                Verdict::NotComparable { why } => {
+                    assert!(!r.marks[1].is_empty(), "case {case}: {} {why}", r.label)
+                }
+                v => panic!("case {case}: {} {:?}: {v:?}", r.label, r.texts),
+            }
+        }
     }
 }

@@ -227,6 +227,21 @@ impl TextReader<'_> {
                         .unwrap_or_default()
                         .to_string();
                 }
+                ("Run", None) => {
+                    let run = parse_run_line(value).ok_or_else(|| {
+                        self.err(
+                            l.no,
+                            format!(
+                                "expected `Run       : loop delay <N> s, <dir> (<fs> on <device>), <YYYY-MM-DD HH:MM> UTC`, found {:?}",
+                                l.text
+                            ),
+                        )
+                    })?;
+                    self.report.loop_delay_s = Some(run.0);
+                    self.report.dir = Some(run.1);
+                    self.report.run_fs_device = run.2;
+                    self.report.timestamp_utc = run.3;
+                }
                 ("Bash", Some(o)) => o.bash = Some(value.to_string()),
                 ("dd", Some(o)) => o.dd = Some(value.to_string()),
                 ("Build", None) => {
@@ -619,6 +634,41 @@ fn rest_after_tokens(text: &str, n: usize) -> &str {
     rest
 }
 
+/// What the `Run` header line says: the loop delay, the directory, its
+/// filesystem and device, and the date (RFC 3339, to the minute).
+type RunFacts = (f64, String, Option<(String, String)>, Option<String>);
+
+/// `loop delay 30 s, /var/tmp (ext4 on vda), 2026-12-03 18:20 UTC`.
+fn parse_run_line(value: &str) -> Option<RunFacts> {
+    let rest = value.strip_prefix("loop delay ")?;
+    let (delay, rest) = rest.split_once(" s, ")?;
+    let delay: f64 = delay.parse().ok().filter(|d: &f64| d.is_finite())?;
+    let (place, date) = rest.rsplit_once(", ")?;
+    let timestamp = match date {
+        "date unknown" => None,
+        d => {
+            let (day, hm) = d.strip_suffix(" UTC")?.split_once(' ')?;
+            let ok = day.len() == 10 && hm.len() == 5 && hm.as_bytes()[2] == b':';
+            if !ok {
+                return None;
+            }
+            Some(format!("{day}T{hm}:00Z"))
+        }
+    };
+    // `<dir> (<fs> on <device>)`: the parenthesis that closes the line.
+    let fs_dev = place
+        .strip_suffix(')')
+        .and_then(|p| p.rfind(" (").map(|i| (&p[..i], &p[i + 2..])))
+        .and_then(|(dir, inner)| {
+            let (fs, dev) = inner.split_once(" on ")?;
+            (!fs.contains(' ')).then(|| (dir, fs.to_string(), dev.to_string()))
+        });
+    Some(match fs_dev {
+        Some((dir, fs, dev)) => (delay, dir.to_string(), Some((fs, dev)), timestamp),
+        None => (delay, place.to_string(), None, timestamp),
+    })
+}
+
 /// `loop v1 (8 independent chains), not comparable ...` gives
 /// `(1, "8 independent chains")`.
 fn parse_loop_definition(value: &str) -> Option<(u32, String)> {
@@ -852,7 +902,22 @@ fn strip_art(cell: &str) -> (usize, &str) {
 }
 
 /// `[ Storage device stack ]` from its printed lines (header first).
+///
+/// A stack is kept only if it draws back into lines that read as the same
+/// stack: art this reader misunderstands (a garbled paste) is refused
+/// rather than redrawn as another tree.
 pub fn stack_from_lines(lines: &[String]) -> Result<Stack, String> {
+    let stack = parse_stack(lines)?;
+    match parse_stack(&crate::report::text::stack_lines(&stack)) {
+        Ok(again) if again == stack => Ok(stack),
+        _ => Err(format!(
+            "expected a device tree as lsblk draws it, found {:?}",
+            lines.get(1).map_or("", String::as_str)
+        )),
+    }
+}
+
+fn parse_stack(lines: &[String]) -> Result<Stack, String> {
     let Some(header) = lines.first() else {
         return Ok(Stack {
             roots: Vec::new(),
@@ -918,8 +983,16 @@ pub fn stack_from_lines(lines: &[String]) -> Result<Stack, String> {
             _ => (left.trim_end().to_string(), String::new()),
         };
         let (depth, name) = strip_art(&cell);
-        if name.is_empty() {
-            return Err(format!("expected a device name in the stack line {l:?}"));
+        let word = |w: &str| !w.chars().any(|c| c.is_whitespace() || c.is_control());
+        if name.is_empty()
+            || !word(name)
+            || !word(&size)
+            || !word(&kind)
+            || mp.chars().any(char::is_control)
+        {
+            return Err(format!(
+                "expected a stack line `NAME SIZE TYPE [MOUNTPOINT]`, found {l:?}"
+            ));
         }
         flat.push((
             depth,
@@ -1000,6 +1073,17 @@ mod tests {
         assert_eq!(s.roots[0].mountpoint, "/");
         assert_eq!(s.roots[0].children[0].name, "md0");
         assert_eq!(s.roots[0].children[0].kind, "raid1");
+    }
+
+    /// Found by fuzzing: a garbled stack row read into a name with a
+    /// control character, which drew a tree of another width.
+    #[test]
+    fn stack_cells_with_controls_are_refused() {
+        let lines: Vec<String> = ["NAME   SIZE TYPE MOUNTPOINT", "sd\ra   1G disk "]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert!(stack_from_lines(&lines).is_err());
     }
 
     #[test]

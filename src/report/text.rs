@@ -287,6 +287,33 @@ pub fn header_lines(r: &Report) -> Vec<String> {
             h.loop_version, h.loop_description
         ),
     ]
+    .into_iter()
+    .chain(run_line(r))
+    .collect()
+}
+
+/// `Run       : loop delay 30 s, /var/tmp (ext4 on vda), 2026-12-03 18:20 UTC`:
+/// how the run was made, so that two reports can be compared fairly.
+/// Absent when the report does not know it (read from an older text).
+pub fn run_line(r: &Report) -> Option<String> {
+    let delay = r.loop_delay_s?;
+    let (dir, fs_dev) = r.place()?;
+    let place = match fs_dev {
+        Some((fs, dev)) => format!("{dir} ({fs} on {dev})"),
+        None => dir,
+    };
+    let date = r
+        .timestamp_utc
+        .as_deref()
+        .and_then(minutes_utc)
+        .unwrap_or_else(|| "date unknown".into());
+    Some(format!("Run       : loop delay {delay} s, {place}, {date}"))
+}
+
+/// `2026-12-03T18:20:07Z` as `2026-12-03 18:20 UTC`.
+fn minutes_utc(rfc3339: &str) -> Option<String> {
+    let (date, time) = rfc3339.split_once('T')?;
+    Some(format!("{date} {} UTC", time.get(..5)?))
 }
 
 fn original_header_lines(o: &Original, kernel: &str) -> Vec<String> {

@@ -1,0 +1,400 @@
+//! `quickbench compare`: two reports side by side, a fleet table, and
+//! errors by file and line.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn quickbench() -> Command {
+    Command::cargo_bin("quickbench").unwrap()
+}
+
+/// A small host for stand-in runs: 2 CPUs, one virtio disk holding /.
+fn write_host(root: &Path, hostname: &str) {
+    let w = |p: &str, c: &str| {
+        let p = root.join(p);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, c).unwrap();
+    };
+    let mut cpuinfo = String::new();
+    for cpu in 0..2 {
+        cpuinfo.push_str(&format!(
+            "processor\t: {cpu}\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 1\n\
+             model name\t: AMD EPYC\nphysical id\t: 0\nsiblings\t: 2\ncore id\t\t: {cpu}\ncpu cores\t: 2\n\n"
+        ));
+    }
+    w("proc/cpuinfo", &cpuinfo);
+    w(
+        "proc/meminfo",
+        "MemTotal:       24683584 kB\nMemAvailable:   20000000 kB\n",
+    );
+    w("proc/sys/kernel/ostype", "Linux\n");
+    w("proc/sys/kernel/hostname", &format!("{hostname}\n"));
+    w("proc/sys/kernel/osrelease", "6.18.44\n");
+    w("proc/sys/kernel/version", "#1 SMP PREEMPT_DYNAMIC @0\n");
+    w("proc/sys/kernel/arch", "x86_64\n");
+    w(
+        "proc/self/mountinfo",
+        "22 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n",
+    );
+    for f in ["possible", "present", "online"] {
+        w(&format!("sys/devices/system/cpu/{f}"), "0-1\n");
+    }
+    w("sys/block/vda/size", "536870912\n");
+    w("sys/block/vda/dev", "254:0\n");
+    w("sys/class/block/vda/dev", "254:0\n");
+    w("sys/class/block/vda/size", "536870912\n");
+}
+
+/// A stand-in run of `host`: its text report and JSON document.
+fn stand_in(dir: &Path, host: &str) -> (PathBuf, PathBuf) {
+    let root = dir.join(format!("root-{host}"));
+    write_host(&root, host);
+    let txt = dir.join(format!("{host}.txt"));
+    let json = dir.join(format!("{host}.json"));
+    let out = quickbench()
+        .arg("--sysroot")
+        .arg(&root)
+        .args(["--fake-figures", "--dir", "/", "12", "--json", "--text-out"])
+        .arg(&txt)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    fs::write(&json, out.stdout).unwrap();
+    (txt, json)
+}
+
+fn compare_json(files: &[&Path]) -> Value {
+    let out = quickbench()
+        .arg("compare")
+        .arg("--json")
+        .args(files)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn compare_text(files: &[&Path], env: &[(&str, &str)]) -> String {
+    let mut c = quickbench();
+    c.arg("compare").args(files);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let out = c.output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn verdict(row: &Value, n: usize) -> &str {
+    row["verdicts"][n]["verdict"].as_str().unwrap()
+}
+
+#[test]
+fn our_text_and_our_json_of_one_run_compare_equal() {
+    let d = tempfile::tempdir().unwrap();
+    let (txt, json) = stand_in(d.path(), "vm");
+    let c = compare_json(&[&txt, &json]);
+    let rows = c["rows"].as_array().unwrap();
+    assert!(rows.len() > 40, "{c:#}");
+    for r in rows {
+        match r["kind"].as_str().unwrap() {
+            "figure" => {
+                assert_eq!(verdict(r, 1), "equal", "{r}");
+                let ratio = r["ratios"][1].as_f64().unwrap();
+                assert!((ratio - 1.0).abs() < 1e-6, "{r}");
+            }
+            _ => assert_eq!(verdict(r, 1), "same", "{r}"),
+        }
+    }
+    assert!(c["missing"].as_array().unwrap().is_empty(), "{c:#}");
+    assert!(c["warnings"].as_array().unwrap().is_empty(), "{c:#}");
+    assert!(c["table"].is_null());
+}
+
+/// The bash original's report on a 2-vCPU KVM guest (loop delay 2).
+const BASH: &str = "Quickbench: 1.0
+Kernel    : Linux vm 6.18.44 #1 SMP PREEMPT_DYNAMIC @0 x86_64 GNU/Linux
+Bash      : GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)
+dd        : dd (coreutils) 9.1
+
+[ CPU info ]
+Model name:                              AMD EPYC
+Thread(s) per core:                      1
+Core(s) per socket:                      2
+Socket(s):                               1
+
+[ CPU loop ]
+ 1 // jobs :     374339 loop/job/s
+ 2 // jobs :     370382 loop/job/s
+
+[ Memory ]
+Total    : 24105 MB
+Bandwidth: 30.9 GB/s
+
+[ Storage info ]
+Name      Bus     Size(GB)  QDepth  Model
+vda       virtio      256        ?  ?
+grep: /sys/block/*/*/dev: No such file or directory
+
+[ Storage bandwidth - 4k blocks (vda) ]
+Writes ( 1 thread[s]):     66 MB/s   16256 IO/s       0 µs avg. lat.
+Writes ( 4 thread[s]):    115 MB/s   28091 IO/s       0 µs avg. lat. (interrupted)
+";
+
+#[test]
+fn ours_against_the_bash_original_says_what_does_not_compare() {
+    let d = tempfile::tempdir().unwrap();
+    let bash = d.path().join("bash.txt");
+    fs::write(&bash, BASH).unwrap();
+    let (_, json) = stand_in(d.path(), "vm");
+    let c = compare_json(&[&bash, &json]);
+    let row = |label: &str| -> Value {
+        c["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["label"] == label)
+            .unwrap_or_else(|| panic!("no row {label}"))
+            .clone()
+    };
+    let cpu = row(" 1 // jobs");
+    assert_eq!(verdict(&cpu, 1), "not_comparable");
+    assert!(cpu["verdicts"][1]["why"]
+        .as_str()
+        .unwrap()
+        .contains("bash loop"));
+    assert!(cpu["ratios"][1].is_null());
+    let lat = row("Writes ( 1 thread[s]) µs avg. lat.");
+    assert!(lat["verdicts"][1]["why"]
+        .as_str()
+        .unwrap()
+        .contains("not a latency"));
+    let iops = row("Writes ( 1 thread[s]) IO/s");
+    assert_eq!(iops["values"][0], 16256.0);
+    assert!((iops["ratios"][1].as_f64().unwrap() - 25000.0 / 16256.0).abs() < 1e-9);
+    assert_eq!(verdict(&iops, 1), "better");
+    // an interrupted line in either report: no ratio, and the line says so
+    let cut = row("Writes ( 4 thread[s]) MB/s");
+    assert!(cut["verdicts"][1]["why"]
+        .as_str()
+        .unwrap()
+        .contains("interrupted"));
+    let bw = row("Bandwidth");
+    assert_eq!(verdict(&bw, 1), "equal");
+    // missing lines are listed, not dropped
+    let missing: Vec<&str> = c["missing"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(
+        missing
+            .iter()
+            .any(|m| m.contains("Reads  (16 thread[s]) IO/s")),
+        "{missing:?}"
+    );
+    let w = c["warnings"].to_string();
+    assert!(
+        w.contains("loop delays differ") && w.contains("bash original"),
+        "{w}"
+    );
+    // the text says the same on the lines
+    let text = compare_text(&[&bash, &json], &[("COLUMNS", "200")]);
+    assert!(
+        text.contains("not comparable: bash loop against loop v1"),
+        "{text}"
+    );
+    assert!(text.contains("warning: loop delays differ"), "{text}");
+}
+
+/// The example of the original's README as pasted through a web page.
+const PASTED: &str = "Example usage :
+$ ./quickbench
+Quickbench: 1.0
+Kernel : Linux ovhb2 6.1.0-26-cloud-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.112-1 (2024-09-30) x86_64 GNU/Linux
+Bash : GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)
+dd : dd (coreutils) 9.1
+[ CPU info ]
+Model name: Intel Core Processor (Haswell, no TSX)
+Thread(s) per core: 1
+Core(s) per socket: 1
+Socket(s): 4
+[ CPU loop ]
+1 // jobs : 478140 loop/job/s
+[ Memory ]
+Total : 14641 MB
+Bandwidth: 22.0 GB/s
+[ Storage info ]
+Name Bus Size(GB) QDepth Model
+sda scsi 100 128 QEMU HARDDISK
+[ Storage bandwidth - 1M blocks (sda) ]
+Writes ( 1 thread[s]): 1450 MB/s 1384 IO/s 0 µs avg. lat.
+The script accepts only 1 parameter which is the loop delay.
+";
+
+#[test]
+fn the_pasted_readme_example_compares_with_ours() {
+    let d = tempfile::tempdir().unwrap();
+    let pasted = d.path().join("readme.txt");
+    fs::write(&pasted, PASTED).unwrap();
+    let (txt, _) = stand_in(d.path(), "vm");
+    let c = compare_json(&[&pasted, &txt]);
+    let names: Vec<&str> = c["reports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["ovhb2", "vm"]);
+    let bw = c["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["label"] == "Bandwidth")
+        .unwrap();
+    assert_eq!(verdict(bw, 1), "better");
+    let mb = c["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| {
+            r["label"] == "Writes ( 1 thread[s]) MB/s"
+                && r["section"] == "Storage bandwidth - 1M blocks"
+        })
+        .unwrap();
+    assert_eq!(mb["values"][0], 1450.0);
+}
+
+/// Five stand-in hosts, one with a slow 4k 1-job write.
+fn fleet(d: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for (i, host) in ["n1", "n2", "n3", "n4", "n5"].iter().enumerate() {
+        let (_, json) = stand_in(d, host);
+        if i == 3 {
+            let mut v: Value = serde_json::from_slice(&fs::read(&json).unwrap()).unwrap();
+            let line = &mut v["storage_bandwidth"][0];
+            assert_eq!(line["jobs"], 1);
+            line["iops"] = Value::from(12_500.0);
+            fs::write(&json, serde_json::to_vec(&v).unwrap()).unwrap();
+        }
+        files.push(json);
+    }
+    files
+}
+
+#[test]
+fn a_five_host_fleet_table_marks_the_outlier() {
+    let d = tempfile::tempdir().unwrap();
+    let files = fleet(d.path());
+    let refs: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
+    let c = compare_json(&refs);
+    let t = &c["table"];
+    let col = t["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|c| c["name"] == "4k W 1j")
+        .unwrap();
+    assert_eq!(t["median"][col], 25_000.0);
+    for (i, row) in t["rows"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(row["outlier"][col], i == 3, "{row}");
+        assert_eq!(row["values"][col], if i == 3 { 12_500.0 } else { 25_000.0 });
+    }
+    // the table form, forced or for lack of width, marks it with *
+    let table = compare_text(&refs, &[("COLUMNS", "300")]);
+    assert!(
+        !table.contains("median"),
+        "300 columns fit one column each:\n{table}"
+    );
+    assert!(table.contains("[ CPU loop ]"), "{table}");
+    let narrow = compare_text(&refs, &[("COLUMNS", "60")]);
+    assert!(narrow.contains("median"), "{narrow}");
+    let n4 = narrow.lines().find(|l| l.starts_with("n4 ")).unwrap();
+    assert!(n4.contains("12500*"), "{n4}");
+    let n1 = narrow.lines().find(|l| l.starts_with("n1 ")).unwrap();
+    assert!(!n1.contains('*'), "{n1}");
+    let mut forced = quickbench();
+    let out = forced
+        .args(["compare", "--table"])
+        .args(&refs)
+        .env("COLUMNS", "300")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("median"));
+    // never colour when stdout is not a terminal
+    assert!(!narrow.contains('\x1b'));
+}
+
+#[test]
+fn the_comparison_json_validates_against_its_schema() {
+    let d = tempfile::tempdir().unwrap();
+    let files = fleet(d.path());
+    let refs: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
+    let schema: Value =
+        serde_json::from_str(&fs::read_to_string("schema/compare.schema.json").unwrap()).unwrap();
+    let v = jsonschema::validator_for(&schema).expect("the schema itself is valid");
+    for doc in [compare_json(&refs), compare_json(&refs[..2])] {
+        let errors: Vec<String> = v
+            .iter_errors(&doc)
+            .map(|e| format!("{e} at {}", e.instance_path))
+            .collect();
+        assert!(errors.is_empty(), "{errors:#?}");
+    }
+}
+
+#[test]
+fn bad_inputs_exit_2_naming_the_file_and_line() {
+    let d = tempfile::tempdir().unwrap();
+    let (txt, _) = stand_in(d.path(), "vm");
+    let garbage = d.path().join("notes.txt");
+    fs::write(&garbage, "hello\n").unwrap();
+    let newer = d.path().join("newer.json");
+    fs::write(&newer, r#"{"schema_version": 2}"#).unwrap();
+    let missing = d.path().join("nope.txt");
+    for (file, want) in [
+        (
+            &garbage,
+            "notes.txt:1: no `Quickbench:` header line".to_string(),
+        ),
+        (&newer, "newer quickbench".to_string()),
+        (&missing, format!("{}: cannot read it", missing.display())),
+    ] {
+        let out = quickbench()
+            .arg("compare")
+            .arg(&txt)
+            .arg(file)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(&want), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(out.stdout.is_empty());
+    }
+    let out = quickbench().arg("compare").arg(&txt).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at least two reports"));
+    // compare is not a loop delay, and has its own help
+    let out = quickbench().args(["compare", "--help"]).output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("quickbench compare"));
+}
+
+#[test]
+fn stdin_is_one_of_the_inputs() {
+    let d = tempfile::tempdir().unwrap();
+    let (txt, json) = stand_in(d.path(), "vm");
+    let out = quickbench()
+        .args(["compare", "--json", "-"])
+        .arg(&json)
+        .write_stdin(fs::read(&txt).unwrap())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let c: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(c["reports"][0]["file"], "-");
+}
