@@ -4,6 +4,14 @@
 //! exists only inside this machine. Keys are made by the test; everything is
 //! torn down on every exit path.
 //!
+//! Three runs, as a user would make them from contrib/ansible: the plans
+//! only (all hosts at once); a run where host 1 cannot be reached and host
+//! 2's run outlives its timeout while host 3 completes; the rerun that
+//! completes hosts 1 and 2 and skips host 3. Checked: the plans printed,
+//! the failures reported without stopping the others, nothing left on the
+//! hosts after any run, three JSON reports valid against the schema (each
+//! with its host's name) and three text reports, and the fleet table.
+//!
 //! Root only: skipped with the reason elsewhere, or when ansible-playbook,
 //! sshd, ssh, ssh-keygen, ip or unshare are missing
 //! (`contrib/ansible/ci-install.sh` installs them). With
@@ -454,57 +462,72 @@ fn the_playbook_benchmarks_three_hosts_over_ssh() {
     assert_eq!(fs::read_dir(fleet.path("reports")).unwrap().count(), 0);
     fleet.assert_hosts_clean(&log);
 
-    // 2. Host 2 fails midway: its run (5 s steps) outlives the async
-    //    timeout forced to 2 s. The others go on, host 2 is left clean and
-    //    without a report, the play says it failed.
-    fleet.write_inventory(&[(2, "quickbench_delay: 5"), (2, "quickbench_timeout: 2")]);
+    // 2. Two hosts fail, one before anything runs, one midway; the third
+    //    runs after them. Host 1 cannot be reached (nothing listens on the
+    //    port given); host 2's run (5 s steps) outlives its async timeout,
+    //    forced to 2 s. Host 3 is not affected; hosts 1 and 2 are left clean
+    //    and without reports; the play says they failed.
+    fleet.write_inventory(&[
+        (1, "ansible_port: 2222"),
+        (2, "quickbench_delay: 5"),
+        (2, "quickbench_timeout: 2"),
+    ]);
     let (code, log) = fleet.playbook(ansible_playbook, &[]);
     assert_ne!(code, 0, "{log}");
     // serial: 1 by default, one batch per host.
     assert_eq!(log.matches(BENCH_PLAY).count(), HOSTS, "{log}");
+    let flat_log = flat(&log);
     assert!(
-        flat(&log).contains("qb-fleet-2 FAILED (Run quickbench"),
+        flat_log.contains("qb-fleet-1 FAILED (Check that the host was reached: unreachable:"),
         "{log}"
     );
-    assert!(recap_line(&log, "qb-fleet-2").contains("failed=1"), "{log}");
-    for i in [1, 3] {
+    assert!(
+        flat_log.contains("qb-fleet-2 FAILED (Run quickbench"),
+        "{log}"
+    );
+    for i in [1, 2] {
         assert!(
-            recap_line(&log, &host_name(i)).contains("failed=0"),
+            recap_line(&log, &host_name(i)).contains("failed=1"),
             "{log}"
         );
-        assert!(fleet.report(i, "json").is_file(), "{log}");
-        assert!(fleet.report(i, "txt").is_file(), "{log}");
+        for ext in ["json", "txt", "json.part"] {
+            assert!(!fleet.report(i, ext).exists(), "{ext} of host {i}\n{log}");
+        }
     }
-    for ext in ["json", "txt", "json.part"] {
-        assert!(!fleet.report(2, ext).exists(), "{ext} of host 2\n{log}");
-    }
+    assert!(recap_line(&log, "qb-fleet-3").contains("failed=0"), "{log}");
+    assert!(fleet.report(3, "json").is_file(), "{log}");
+    assert!(fleet.report(3, "txt").is_file(), "{log}");
+    // One report: no table, and the play says why.
+    assert!(flat_log.contains("1 JSON report(s) in"), "{log}");
     fleet.assert_hosts_clean(&log);
-    let kept = [1, 3].map(|i| (fleet.mtime(i, "json"), fleet.mtime(i, "txt")));
+    let kept = (fleet.mtime(3, "json"), fleet.mtime(3, "txt"));
 
-    // 3. The rerun completes host 2 only.
+    // 3. The rerun completes hosts 1 and 2 only.
     fleet.write_inventory(&[]);
     let (code, log) = fleet.playbook(ansible_playbook, &[]);
     assert_eq!(code, 0, "{log}");
-    for (n, i) in [1, 3].into_iter().enumerate() {
+    let flat_log = flat(&log);
+    assert!(flat_log.contains("qb-fleet-3: skipped, "), "{log}");
+    assert_eq!(
+        (fleet.mtime(3, "json"), fleet.mtime(3, "txt")),
+        kept,
+        "host 3 ran again\n{log}"
+    );
+    for i in [1, 2] {
         assert!(
-            flat(&log).contains(&format!("{}: skipped, ", host_name(i))),
+            !flat_log.contains(&format!("{}: skipped", host_name(i))),
             "{log}"
         );
-        assert_eq!(
-            (fleet.mtime(i, "json"), fleet.mtime(i, "txt")),
-            kept[n],
-            "host {i} ran again\n{log}"
+        assert!(
+            flat_log.contains(&format!(
+                "{}: {} and {} written",
+                host_name(i),
+                fleet.report(i, "json").display(),
+                fleet.report(i, "txt").display()
+            )),
+            "{log}"
         );
     }
-    assert!(!flat(&log).contains("qb-fleet-2: skipped"), "{log}");
-    assert!(
-        flat(&log).contains(&format!(
-            "qb-fleet-2: {} and {} written",
-            fleet.report(2, "json").display(),
-            fleet.report(2, "txt").display()
-        )),
-        "{log}"
-    );
     fleet.assert_hosts_clean(&log);
 
     // Three valid JSON reports, each from its own host, three text reports.
