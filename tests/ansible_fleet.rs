@@ -15,7 +15,8 @@
 //! Root only: skipped with the reason elsewhere, or when ansible-playbook,
 //! sshd, ssh, ssh-keygen, ip or unshare are missing
 //! (`contrib/ansible/ci-install.sh` installs them). With
-//! `QB_REQUIRE_ROOT_TESTS=1` a skip is a failure instead.
+//! `QB_REQUIRE_ROOT_TESTS` set (as `.ci/run` does as root) a skip is a
+//! failure instead.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -29,20 +30,13 @@ const PREFIX: &str = "qbfleet-";
 /// The banner of the benchmark play, printed once per batch of hosts.
 const BENCH_PLAY: &str = "PLAY [Benchmark each host with quickbench]";
 
-fn required() -> bool {
-    std::env::var("QB_REQUIRE_ROOT_TESTS").is_ok_and(|v| v == "1")
-}
+mod common_skip;
 
 /// Returns from the test with the reason, or fails it under
-/// `QB_REQUIRE_ROOT_TESTS=1`.
+/// `QB_REQUIRE_ROOT_TESTS` (tests/common_skip).
 macro_rules! skip {
     ($($why:tt)*) => {{
-        let why = format!($($why)*);
-        let test = std::thread::current().name().unwrap_or("?").to_string();
-        if required() {
-            panic!("{test} cannot run and QB_REQUIRE_ROOT_TESTS=1: {why}");
-        }
-        eprintln!("skipping {test}: {why}");
+        common_skip::skip(&format!($($why)*));
         return;
     }};
 }
@@ -167,10 +161,12 @@ impl Fleet {
     fn start(sshd: &Path) -> Fleet {
         remove_stale_namespaces();
         let taken = run("ip", &["-o", "addr", "show"]);
-        assert!(
-            !taken.contains(" 10.231."),
-            "10.231.0.0/16 is already in use on this machine:\n{taken}"
-        );
+        for i in 1..=HOSTS {
+            assert!(
+                !taken.contains(&format!(" 10.231.{i}.")),
+                "10.231.{i}.0/30 is already in use on this machine:\n{taken}"
+            );
+        }
         let mut f = Fleet {
             tmp: tempfile::tempdir().unwrap(),
             namespaces: Vec::new(),
