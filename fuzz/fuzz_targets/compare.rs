@@ -26,7 +26,6 @@ fuzz_target!(|data: &[u8]| {
     }
     let style = Style { color: false, width: 100 };
     let _ = render_text(&c, &style, false);
-    let _ = serde_json::to_string(&c).unwrap();
     let fleet = compare(&inputs);
     let _ = render_text(&fleet, &style, true);
     let same = compare(&[inputs[0].clone(), inputs[2].clone()]);
