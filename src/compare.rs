@@ -24,6 +24,7 @@ use crate::dd_io::Direction;
 use crate::model::{BlockSize, Report};
 use crate::report::read::{read_report, ReadError};
 use crate::report::stderr_line;
+use crate::report::text::mark_text;
 use crate::units::dd_rate;
 
 /// Version of the `--json` comparison's layout.
@@ -183,6 +184,24 @@ pub fn facts(r: &Report) -> Vec<Fact> {
     if let Some(d) = r.loop_delay_s {
         v.push(info(head, "Loop delay", format!("{d} s")));
     }
+    // Reports taken under different cgroup limits are not compared blindly.
+    let limits = r.limits.as_ref();
+    if let Some(q) = limits.and_then(|l| l.cpu_quota.as_ref()) {
+        v.push(info(
+            head,
+            "CPU quota",
+            crate::report::text::cpu_limit_line(q)
+                .trim_start_matches("Limited to ")
+                .to_string(),
+        ));
+    }
+    if let Some(m) = limits.and_then(|l| l.memory_limit_bytes) {
+        v.push(info(
+            head,
+            "Memory limit",
+            format!("{} MB (cgroup)", m >> 20),
+        ));
+    }
     if let Some(info_) = &r.cpu_info {
         let mut seen: HashMap<&str, usize> = HashMap::new();
         for l in &info_.lines {
@@ -209,6 +228,7 @@ pub fn facts(r: &Report) -> Vec<Fact> {
         if s.cut_short {
             f.marks.push("interrupted".into());
         }
+        f.marks.extend(s.marks.iter().map(mark_text));
         v.push(f);
     }
     if let Some(m) = &r.memory {
@@ -227,6 +247,7 @@ pub fn facts(r: &Report) -> Vec<Fact> {
             if bw.cut_short {
                 f.marks.push("interrupted".into());
             }
+            f.marks.extend(bw.marks.iter().map(mark_text));
             v.push(f);
         }
     }
@@ -277,6 +298,7 @@ pub fn facts(r: &Report) -> Vec<Fact> {
         } else if l.cut_short {
             marks.push("interrupted".into());
         }
+        marks.extend(l.marks.iter().map(mark_text));
         let figures = [
             ("MB/s", Better::Higher, l.mb_per_s.trunc()),
             ("IO/s", Better::Higher, l.iops.trunc()),
@@ -620,7 +642,10 @@ fn row(section: &str, label: &str, cells: &[Option<&Fact>]) -> Row {
 /// Why two facts' figures cannot be compared, if they cannot.
 fn comparable(a: Option<&Fact>, b: Option<&Fact>) -> Option<String> {
     let (a, b) = (a?, b?);
-    if let Some(m) = a.marks.first().or(b.marks.first()) {
+    // Load and cache marks are shown beside the figures; a line cut short
+    // or stopped has no figure to compare.
+    let ended = |m: &&String| m.starts_with("interrupted") || m.starts_with("stopped");
+    if let Some(m) = a.marks.iter().chain(&b.marks).find(ended) {
         return Some(format!("a line {m}"));
     }
     if a.method != b.method {

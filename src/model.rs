@@ -421,6 +421,10 @@ pub struct Report {
     pub sections: Vec<Section>,
     /// True for `--dry-run` (nothing measured).
     pub dry_run: bool,
+    /// The cgroup limits the run was under (CPU quota, memory limit),
+    /// when read; from a text report, what its lines say.
+    #[serde(default)]
+    pub limits: Option<crate::sysinfo::cgroup::CgroupLimits>,
     /// The benchmark directory and the storage behind it.
     pub storage_target: Option<Target>,
     /// `[ CPU info ]`.
@@ -475,6 +479,7 @@ impl Report {
             dir: None,
             sections: Vec::new(),
             dry_run: false,
+            limits: None,
             storage_target: None,
             cpu_info: None,
             cpu_loop: Vec::new(),

@@ -41,6 +41,13 @@ pub struct Plan {
     /// name, md level, loop backing file, overlay upper directory).
     #[serde(default)]
     pub notes: Vec<String>,
+    /// When the figures may come from a cache rather than the device
+    /// (FUSE, a network filesystem, ext4 `data=journal`, memory), why.
+    #[serde(default)]
+    pub cache_caveat: Option<String>,
+    /// True when the cgroup's memory headroom bounds the DRAM arrays.
+    #[serde(default)]
+    pub dram_bounded_by_cgroup: bool,
     /// The `--max-size` in force, bytes.
     #[serde(default)]
     pub max_size_bytes: u64,
@@ -138,8 +145,15 @@ pub fn build(
     let live = sys.is_live();
     let free = if live { free_bytes(&cfg.dir) } else { None };
     let (timed_steps, estimated_run_s) = estimate(cfg, cpu_steps);
-    let dram_bytes = (cfg.extended && cfg.runs(Section::Memory))
-        .then(|| 3 * crate::membw::dram::plan_arrays(sys).array_bytes);
+    let dram =
+        (cfg.extended && cfg.runs(Section::Memory)).then(|| crate::membw::dram::plan_arrays(sys));
+    let dram_bytes = dram.as_ref().map(|p| 3 * p.array_bytes);
+    let dram_bounded_by_cgroup = dram
+        .as_ref()
+        .is_some_and(|p| p.bound == crate::membw::dram::ArrayBound::CgroupMemory);
+    let cache_caveat = target.and_then(|t| {
+        crate::blockdev::cache_caveat(t, &crate::blockdev::fuse_backing(sys, t)).map(|c| c.reason())
+    });
     let skip_reason = match (target, free) {
         (Some(t), _) if crate::fsclass::is_pseudo(&t.fs_type) => Some(format!(
             "{} is a kernel pseudo-filesystem, not storage",
@@ -182,6 +196,8 @@ pub fn build(
         timed_steps,
         dram_bytes,
         notes: target.map(|t| t.notes.clone()).unwrap_or_default(),
+        cache_caveat,
+        dram_bounded_by_cgroup,
         max_size_bytes: cfg.max_size_bytes,
         io_lines: io_lines(cfg),
         io_rest_s: crate::dd_io::SETTLE.as_secs_f64(),

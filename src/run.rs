@@ -20,6 +20,8 @@ use crate::membw::{self, DdBandwidth};
 use crate::model::{BlockSize, CpuInfo, Extended, IoSetup, Memory, Report};
 use crate::report::text::Item;
 use crate::report::Console;
+use crate::sysinfo::cgroup::{self, CgroupLimits};
+use crate::sysinfo::load::{self, LoadSampler, Mark, OurIo};
 use crate::sysinfo::procstat;
 use crate::{plan, signals, sysinfo, Sysroot};
 
@@ -76,6 +78,14 @@ pub trait Measure {
     fn smt_probe(&self, sys: &Sysroot, delay: Duration) -> SmtProbe;
     /// The DRAM bandwidth of `-x`.
     fn dram(&self, sys: &Sysroot, delay: Duration) -> DramBandwidth;
+    /// Starts sampling what else the host did during a step (other
+    /// processes, steal, cgroup throttling), if it can be read.
+    fn load_sampler(
+        &self,
+        sys: &Sysroot,
+        cpus: &[u32],
+        limits: &CgroupLimits,
+    ) -> Option<LoadSampler>;
 }
 
 /// An open storage workspace.
@@ -87,6 +97,8 @@ pub trait Storage {
     /// Runs one line.
     fn run_line(&mut self, bs: BlockSize, dir: Direction, jobs: u32, delay: Duration)
         -> LineResult;
+    /// Samples the counters of these devices around each line.
+    fn watch_devices(&mut self, devices: &[String]);
 }
 
 /// The measure of this run, chosen once: the stand-in when the hidden
@@ -134,6 +146,15 @@ impl Measure for Live {
     fn dram(&self, sys: &Sysroot, delay: Duration) -> DramBandwidth {
         dram::measure(sys, delay, &signals::stop_requested)
     }
+
+    fn load_sampler(
+        &self,
+        sys: &Sysroot,
+        cpus: &[u32],
+        limits: &CgroupLimits,
+    ) -> Option<LoadSampler> {
+        LoadSampler::start(sys, cpus, limits).ok()
+    }
 }
 
 impl Storage for dd_io::Workspace {
@@ -153,6 +174,9 @@ impl Storage for dd_io::Workspace {
     ) -> LineResult {
         dd_io::Workspace::run_line(self, bs.bytes(), dir, jobs, delay, signals::stop_flag())
     }
+    fn watch_devices(&mut self, devices: &[String]) {
+        self.set_stat_devices(devices);
+    }
 }
 
 /// Deterministic stand-in figures (`--fake-figures`), for the golden
@@ -170,6 +194,8 @@ impl Measure for StandIn {
             elapsed_ns: delay.as_nanos() as u64,
             cut_short: false,
             conditions: None,
+            load: None,
+            marks: Vec::new(),
         }
     }
 
@@ -179,6 +205,8 @@ impl Measure for StandIn {
             bytes: 30_900_000_000,
             elapsed_ns: 1_000_000_001,
             cut_short: false,
+            load: None,
+            marks: Vec::new(),
         })
     }
 
@@ -229,6 +257,11 @@ impl Measure for StandIn {
             plan,
         }
     }
+
+    /// Nothing is sampled: the stand-in's figures are never distorted.
+    fn load_sampler(&self, _: &Sysroot, _: &[u32], _: &CgroupLimits) -> Option<LoadSampler> {
+        None
+    }
 }
 
 struct StandInStorage {
@@ -238,6 +271,8 @@ struct StandInStorage {
 }
 
 impl Storage for StandInStorage {
+    fn watch_devices(&mut self, _: &[String]) {}
+
     fn advisories(&self) -> Vec<Advisory> {
         self.advisories.clone()
     }
@@ -299,6 +334,12 @@ pub struct Run<'a> {
     countdown: Countdown,
     /// The storage behind the benchmark directory, resolved once.
     target: Option<Option<Target>>,
+    /// The cgroup limits of this process.
+    limits: CgroupLimits,
+    /// The CPUs this process may run on.
+    cpus: Vec<u32>,
+    /// The marks have been explained on stderr.
+    marks_explained: bool,
 }
 
 impl<'a> Run<'a> {
@@ -348,6 +389,8 @@ impl<'a> Run<'a> {
         } else {
             plan::estimate(cfg, cpu_jobs(&sys).len()).0
         };
+        let limits = cgroup::read_limits(&sys);
+        let cpus = crate::cpu_loop::smt::usable_cpu_list(&sys);
         let mut run = Run {
             cfg,
             release: uname.release,
@@ -361,7 +404,14 @@ impl<'a> Run<'a> {
                 delay: cfg.loop_delay,
             },
             target: None,
+            limits,
+            cpus,
+            marks_explained: false,
         };
+        for note in &run.limits.notes {
+            console.warn(&format!("cgroup limits: {note}"));
+        }
+        run.report.limits = Some(run.limits.clone());
         // The header's Run line names the filesystem and device.
         if cfg.runs(Section::Storage) || cfg.runs(Section::Io) {
             run.target();
@@ -393,6 +443,28 @@ impl<'a> Run<'a> {
         self.console
             .progress()
             .step(section, step, self.cfg.loop_delay * delays, left);
+    }
+
+    /// Starts sampling the host's load around a step.
+    fn sample(&self) -> Option<LoadSampler> {
+        self.measure
+            .load_sampler(&self.sys, &self.cpus, &self.limits)
+    }
+
+    /// Says once on stderr what the marks after a figure mean.
+    fn explain(&mut self, marks: &[Mark]) {
+        if marks.is_empty() || self.marks_explained {
+            return;
+        }
+        self.marks_explained = true;
+        self.console.warn(
+            "a mark after a figure says what distorted it: busy (other processes used the CPUs \
+             the step needed; a lower figure on a busy step is not a sign of SMT), steal (the \
+             hypervisor took CPU time), throttled (the cgroup CPU quota stopped the jobs), other \
+             I/O (the device served I/O that was not ours), cached (the device saw much less \
+             than was moved: a cache served the figure). Stop the other workload and rerun, or \
+             compare only unmarked figures",
+        );
     }
 
     /// The header.
@@ -430,7 +502,14 @@ impl<'a> Run<'a> {
         self.emit(Item::CpuLoopTitle)?;
         for jobs in cpu_jobs(&self.sys) {
             self.progress("CPU loop", &format!("{jobs} // jobs"), 1);
-            let step = self.measure.cpu_step(&self.sys, jobs, self.cfg.loop_delay);
+            let sampler = self.sample();
+            let mut step = self.measure.cpu_step(&self.sys, jobs, self.cfg.loop_delay);
+            if let Some(s) = sampler {
+                let l = s.finish(f64::from(jobs));
+                step.marks = l.marks();
+                step.load = Some(l);
+            }
+            self.explain(&step.marks.clone());
             self.after_step("CPU loop step", step.cut_short)?;
             self.report.cpu_loop.push(step);
             self.emit(Item::CpuStep(self.report.cpu_loop.len() - 1))?;
@@ -462,11 +541,18 @@ impl<'a> Run<'a> {
             return Ok(());
         }
         self.progress("Memory", "Bandwidth", 1);
+        let sampler = self.sample();
         match self
             .measure
             .memory_bandwidth(&self.sys, self.cfg.loop_delay)
         {
-            Ok(bw) => {
+            Ok(mut bw) => {
+                if let Some(s) = sampler {
+                    let l = s.finish(1.0);
+                    bw.marks = l.marks();
+                    bw.load = Some(l);
+                }
+                self.explain(&bw.marks.clone());
                 self.after_step("memory bandwidth", bw.cut_short)?;
                 if let Some(m) = &mut self.report.memory {
                     m.dd_bandwidth = Some(bw);
@@ -551,6 +637,16 @@ impl<'a> Run<'a> {
         for a in ws.advisories() {
             self.console.warn(&format!("storage bandwidth: {a}"));
         }
+        // Every device under the target (through a FUSE mount, the local
+        // filesystem behind it): their counters say whether our bytes
+        // reached them and what I/O was not ours.
+        let layout = target.as_ref().map(|t| {
+            let fuse = blockdev::fuse_backing(&self.sys, t);
+            blockdev::check_layout(&self.sys, t, &fuse)
+        });
+        if let Some(l) = &layout {
+            ws.watch_devices(&l.leaf_names());
+        }
         let (direct_io, memory_fs) = ws.title_facts();
         self.report.storage_io = Some(IoSetup {
             device: Some(target.map_or_else(|| "unknown device".into(), |t| t.display)),
@@ -570,7 +666,32 @@ impl<'a> Run<'a> {
                         &format!("{} ({jobs} thread[s])", dir.label()),
                         1,
                     );
-                    let line = ws.run_line(bs, dir, jobs, self.cfg.loop_delay);
+                    let sampler = self.sample();
+                    let mut line = ws.run_line(bs, dir, jobs, self.cfg.loop_delay);
+                    let needed = f64::from(jobs.min(self.cpus.len().max(1) as u32));
+                    let mut l = sampler.map(|s| s.finish(needed)).unwrap_or_default();
+                    let deltas: Vec<(String, dd_io::DeviceStatDelta)> = line
+                        .device_deltas
+                        .iter()
+                        .map(|d| (d.device.clone(), d.delta))
+                        .collect();
+                    l.io = load::other_io(&OurIo::of_line(&line), &deltas);
+                    // No busy mark on a storage line: its own I/O runs partly
+                    // in kernel threads (the loop worker, dm-crypt, the block
+                    // layer's workers), which /proc/stat counts as other
+                    // processes; the figure is kept, and other I/O is marked.
+                    line.marks = l
+                        .marks()
+                        .into_iter()
+                        .filter(|m| !matches!(m, Mark::Busy { .. }))
+                        .collect();
+                    if let Some(layout) = &layout {
+                        let reach = dd_io::reach::judge_line(&line, layout);
+                        line.marks.extend(reach.mark());
+                        line.reach = Some(reach);
+                    }
+                    line.load = Some(l);
+                    self.explain(&line.marks.clone());
                     if let Some(e) = &line.error {
                         let hint = match line.error_errno {
                             Some(_) => format!("; {}", dd_io::errno_hint(line.error_errno)),

@@ -7,6 +7,7 @@
 //! cgroup. Without root it says why and returns, or panics when
 //! `QB_REQUIRE_ROOT_TESTS=1`.
 
+mod common_skip;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -20,10 +21,101 @@ use quickbench::sysinfo::load::{
 use quickbench::Sysroot;
 
 fn skip(why: &str) {
-    if std::env::var("QB_REQUIRE_ROOT_TESTS").as_deref() == Ok("1") {
-        panic!("QB_REQUIRE_ROOT_TESTS=1 but {why}");
+    common_skip::skip(why);
+}
+
+/// The tests of this file measure throttling: one at a time, or one's busy
+/// children would starve the other's.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// A cgroup of our own with a 1-CPU quota, the largest weight (so the
+/// group gets its whole quota on a busy machine and is throttled by it).
+fn one_cpu_cgroup(tag: &str) -> Option<(Hierarchy, Cg)> {
+    let (h, mount) = cpu_hierarchy()?;
+    let dir = mount.join(format!("qb-{tag}-{}", std::process::id()));
+    fs::create_dir(&dir).unwrap();
+    let cg = Cg {
+        dir: dir.clone(),
+        children: Vec::new(),
+    };
+    match h {
+        Hierarchy::V1 => {
+            fs::write(dir.join("cpu.cfs_period_us"), "100000").unwrap();
+            fs::write(dir.join("cpu.cfs_quota_us"), "100000").unwrap();
+            fs::write(dir.join("cpu.shares"), "262144").unwrap();
+        }
+        Hierarchy::V2 => {
+            fs::write(dir.join("cpu.max"), "100000 100000").unwrap();
+            fs::write(dir.join("cpu.weight"), "10000").unwrap();
+        }
     }
-    eprintln!("skipping the cgroup root test: {why}");
+    Some((h, cg))
+}
+
+/// The binary run inside a 1-CPU quota: the CPU loop section says the
+/// limit, and the 2-job step (2 jobs on 1 CPU's worth of time) is marked
+/// throttled while the 1-job step is not.
+#[test]
+fn the_report_says_the_quota_and_marks_the_throttled_step() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return skip("not root");
+    }
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
+        return skip("one CPU: no 2-job step to throttle");
+    }
+    let Some((h, mut cg)) = one_cpu_cgroup("bin") else {
+        return skip("no cgroup v1 cpu hierarchy and no v2 tree offering cpu");
+    };
+    let d = tempfile::tempdir().unwrap();
+    let text = d.path().join("report.txt");
+    let child = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "echo $$ > {}/cgroup.procs && exec {} 1 --only cpu,memory -q --json --text-out {}",
+            cg.dir.display(),
+            env!("CARGO_BIN_EXE_quickbench"),
+            text.display()
+        ))
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    cg.children.clear();
+    assert!(out.status.success(), "{out:?}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["limits"]["cpu_quota"]["quota_us"], 100_000, "{doc:#}");
+    let steps = doc["cpu_loop"].as_array().unwrap();
+    let kinds = |i: usize| -> Vec<String> {
+        steps[i]["marks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["kind"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(
+        kinds(1).contains(&"throttled".to_string()),
+        "{:#}",
+        steps[1]
+    );
+    assert!(
+        !kinds(0).contains(&"throttled".to_string()),
+        "{:#}",
+        steps[0]
+    );
+    let t = fs::read_to_string(&text).unwrap();
+    let limit = match h {
+        Hierarchy::V1 => "Limited to 1 CPU by the cgroup quota (cpu.cfs_quota_us 100000, cpu.cfs_period_us 100000)",
+        Hierarchy::V2 => "Limited to 1 CPU by the cgroup quota (cpu.max 100000 100000)",
+    };
+    assert!(t.contains(&format!("[ CPU loop ]\n{limit}\n")), "{t}");
+    let two = t.lines().find(|l| l.starts_with(" 2 // jobs")).unwrap();
+    assert!(two.contains("(throttled "), "{two}");
+    // the text reads back with the limit and the mark
+    let r = quickbench::report::read::read_text("report.txt", &t).unwrap();
+    assert_eq!(quickbench::report::text::render(&r), t);
 }
 
 /// A CPU cgroup directory and the children in it; dropping it kills the
@@ -109,6 +201,7 @@ fn children_cpu_ns(pids: &[u32]) -> u64 {
 
 #[test]
 fn a_one_cpu_quota_read_from_inside_and_its_throttling() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } != 0 {
         return skip("not root");

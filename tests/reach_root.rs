@@ -230,3 +230,54 @@ fn reads_through_bindfs_are_cached_and_direct_ones_reach_the_loop_device() {
         assert_eq!(reach.verdict, Verdict::Reached, "direct: {text}");
     }
 }
+
+/// The binary on bindfs over a loop ext4 marks its read lines cached, and
+/// says so on stderr; on the ext4 itself no line is marked cached.
+#[test]
+fn the_report_marks_the_lines_a_fuse_cache_served() {
+    if !can_run(
+        "bindfs_report",
+        &["losetup", "mkfs.ext4", "mount", "umount", "bindfs"],
+    ) {
+        return;
+    }
+    let mut s = Setup::ext4(200).expect("loop ext4");
+    let via = s.bindfs(&[]).expect("bindfs");
+    let run = |dir: &Path| {
+        let out = Command::new(env!("CARGO_BIN_EXE_quickbench"))
+            .args([
+                "0.3",
+                "-q",
+                "--only",
+                "io",
+                "--io-jobs",
+                "1",
+                "--max-size",
+                "64M",
+                "--dir",
+            ])
+            .arg(dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (text, err) = run(&via);
+    let loop_name = s.loop_name();
+    let reads: Vec<&str> = text.lines().filter(|l| l.starts_with("Reads")).collect();
+    assert_eq!(reads.len(), 2, "{text}");
+    for l in &reads {
+        assert!(
+            l.contains(&format!("(cached: {loop_name} saw ")) && l.ends_with("% of these reads)"),
+            "{l}\n{text}"
+        );
+    }
+    assert!(err.contains("cached (the device saw much less"), "{err}");
+    let (direct, _) = run(&s.data());
+    assert!(!direct.contains("(cached"), "{direct}");
+    // nothing left behind on either
+    assert_eq!(std::fs::read_dir(s.data()).unwrap().count(), 0);
+}

@@ -11,6 +11,7 @@ use quickbench::model::{
 };
 use quickbench::report::read::read_text;
 use quickbench::report::text::render;
+use quickbench::sysinfo::load::Mark;
 
 /// xorshift64*: small, deterministic.
 struct Rng(u64);
@@ -39,6 +40,13 @@ impl Rng {
                 let c = self.pick(&["a", "Z", "0", "9", "-", "_", ".", "é", "(", ")", "/", "x"]);
                 c.to_string()
             })
+            .collect()
+    }
+    /// A device name: letters and digits.
+    fn name(&mut self) -> String {
+        let n = 1 + self.below(6);
+        (0..n)
+            .map(|_| self.pick(&["a", "d", "v", "0", "1", "n"]).to_string())
             .collect()
     }
     /// Words joined by single or double spaces.
@@ -76,6 +84,24 @@ fn model(rng: &mut Rng) -> Report {
                 rng.below(24),
                 rng.below(60)
             )
+        });
+    }
+    if rng.coin() {
+        use quickbench::sysinfo::cgroup::{CgroupLimits, CpuQuota, Hierarchy};
+        r.limits = Some(CgroupLimits {
+            cpu_quota: rng.coin().then(|| CpuQuota {
+                quota_us: 1 + rng.below(1_000_000),
+                period_us: 1 + rng.below(1_000_000),
+                hierarchy: if rng.coin() {
+                    Hierarchy::V1
+                } else {
+                    Hierarchy::V2
+                },
+                from_path: String::new(),
+                dir: String::new(),
+            }),
+            memory_limit_bytes: rng.coin().then(|| rng.below(1 << 42)),
+            ..CgroupLimits::default()
         });
     }
     if rng.coin() {
@@ -117,6 +143,8 @@ fn model(rng: &mut Rng) -> Report {
                 elapsed_ns: 0,
                 cut_short: rng.below(5) == 0,
                 conditions: None,
+                load: None,
+                marks: marks(rng),
             });
         }
     }
@@ -127,6 +155,8 @@ fn model(rng: &mut Rng) -> Report {
             bytes: rng.below(1 << 45),
             elapsed_ns: 1 + rng.below(60_000_000_000),
             cut_short: rng.coin(),
+            load: None,
+            marks: marks(rng),
         });
         if total.is_none() || (bw.is_none() && rng.coin()) {
             r.failed_sections.add(Section::Memory, "x");
@@ -195,6 +225,7 @@ fn model(rng: &mut Rng) -> Report {
                             }
                             _ => {}
                         }
+                        l.marks = marks(rng);
                         r.storage_bandwidth.push(l);
                     }
                 }
@@ -208,6 +239,32 @@ fn model(rng: &mut Rng) -> Report {
         });
     }
     r
+}
+
+fn marks(rng: &mut Rng) -> Vec<Mark> {
+    (0..rng.below(3))
+        .map(|_| match rng.below(5) {
+            0 => Mark::Busy {
+                others_cpu_percent: rng.below(400) as f64,
+                others_percent_of_needed: 0.0,
+            },
+            1 => Mark::Steal {
+                percent: rng.below(100) as f64,
+            },
+            2 => Mark::OtherIo {
+                device: rng.name(),
+                percent: rng.below(100) as f64,
+            },
+            3 => Mark::Throttled {
+                percent: rng.below(100) as f64,
+            },
+            _ => Mark::Cached {
+                devices: rng.name(),
+                percent: rng.below(500) as f64 / 10.0,
+                reads: rng.coin(),
+            },
+        })
+        .collect()
 }
 
 fn tree(rng: &mut Rng, depth: u32) -> StackNode {

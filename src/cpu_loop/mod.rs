@@ -44,6 +44,13 @@ pub struct LoopStep {
     pub cut_short: bool,
     /// Steal time and clock during the step, when they could be read.
     pub conditions: Option<crate::sysinfo::procstat::StepConditions>,
+    /// Other processes, steal and cgroup throttling during the step.
+    #[serde(default)]
+    pub load: Option<crate::sysinfo::load::StepLoad>,
+    /// What distorted the figure, when something did (busy host, steal,
+    /// throttling): printed after the line.
+    #[serde(default)]
+    pub marks: Vec<crate::sysinfo::load::Mark>,
 }
 
 /// Job counts of the steps: 1, 2, 4, 8 ... while at most `usable_cpus`.
@@ -143,6 +150,8 @@ pub fn run_step(jobs: u32, duration: Duration, interrupted: &dyn Fn() -> bool) -
         elapsed_ns: t0.elapsed().as_nanos() as u64,
         cut_short,
         conditions: None,
+        load: None,
+        marks: Vec::new(),
     }
 }
 

@@ -69,6 +69,17 @@ pub struct LineResult {
     pub error: Option<String>,
     /// The OS error number behind `error`, when there is one.
     pub error_errno: Option<i32>,
+    /// Other processes, steal, throttling and other I/O on the devices
+    /// during the line.
+    #[serde(default)]
+    pub load: Option<crate::sysinfo::load::StepLoad>,
+    /// Whether our bytes reached the target's devices.
+    #[serde(default)]
+    pub reach: Option<super::reach::Reach>,
+    /// What distorted the figures, when something did (busy host, other
+    /// I/O, a cache): printed after the line.
+    #[serde(default)]
+    pub marks: Vec<crate::sysinfo::load::Mark>,
 }
 
 impl LineResult {
@@ -98,6 +109,9 @@ impl LineResult {
             cut_short: false,
             error: None,
             error_errno: None,
+            load: None,
+            reach: None,
+            marks: Vec::new(),
         }
     }
 }

@@ -74,23 +74,20 @@ pub struct Reach {
 }
 
 impl Reach {
-    /// The text of the mark after a cached line, as `(interrupted)` is:
-    /// `cached: vda saw 0.4 % of these reads`; `None` unless cached.
-    pub fn mark(&self) -> Option<String> {
+    /// The mark of a cached line (rendered `(cached: vda saw 0.4 % of
+    /// these reads)`); `None` unless cached.
+    pub fn mark(&self) -> Option<crate::sysinfo::load::Mark> {
         let Verdict::Cached {
             device_share_percent,
         } = self.verdict
         else {
             return None;
         };
-        let what = match self.direction {
-            Direction::Write => "writes",
-            Direction::Read => "reads",
-        };
-        Some(format!(
-            "cached: {} saw {device_share_percent:.1} % of these {what}",
-            self.devices.join("+")
-        ))
+        Some(crate::sysinfo::load::Mark::Cached {
+            devices: self.devices.join("+"),
+            percent: device_share_percent,
+            reads: self.direction == Direction::Read,
+        })
     }
 }
 
@@ -259,8 +256,8 @@ mod tests {
         };
         assert!((device_share_percent - 0.388).abs() < 0.01, "{r:?}");
         assert_eq!(
-            r.mark().as_deref(),
-            Some("cached: vda saw 0.4 % of these reads")
+            r.mark().map(|m| crate::report::text::mark_text(&m)),
+            Some("cached: vda saw 0.4 % of these reads".to_string())
         );
         // Only our direction counts: heavy writes do not hide cached reads.
         let r = judge(Direction::Read, 100 * MB, &[dd("vda", 0, 500 * MB)], &l);

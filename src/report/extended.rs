@@ -6,9 +6,10 @@
 use crate::blockdev::details::DeviceDetails;
 use crate::cpu_loop::smt::SmtProbe;
 use crate::cpu_loop::LoopStep;
-use crate::dd_io::{DeviceStatDelta, Direction, LineResult};
+use crate::dd_io::{Direction, LineResult};
 use crate::membw::dram::{DramBandwidth, DramRun};
 use crate::model::BlockSize;
+use crate::sysinfo::load::StepLoad;
 use crate::sysinfo::procstat::MhzSource;
 
 /// `[ Extended: CPU ]`: steal time and clock of each loop step, then the
@@ -27,7 +28,8 @@ pub fn cpu_lines(steps: &[LoopStep], smt: Option<&SmtProbe>) -> Vec<String> {
             }
             None => "steal     ? %   clock      ? MHz".to_string(),
         };
-        v.push(format!("{:2} // jobs : {cond}", s.jobs));
+        let load = s.load.as_ref().map(load_words).unwrap_or_default();
+        v.push(format!("{:2} // jobs : {cond}{load}", s.jobs));
     }
     if let Some(p) = smt {
         v.push(format!("SMT probe : {}", p.verdict()));
@@ -84,22 +86,6 @@ pub fn memory_lines(d: &DramBandwidth) -> Vec<String> {
     v
 }
 
-/// Device I/Os during a line that the engine did not issue, if the device
-/// counters show clearly more than the engine's own I/Os (other processes,
-/// journal or metadata writes). Request merging and splitting make the
-/// counts differ a little, so only a clear excess is flagged.
-pub fn foreign_ios(line: &LineResult, d: &DeviceStatDelta) -> Option<u64> {
-    let (same, other) = match line.direction {
-        Direction::Write => (d.write_ios + d.write_merges, d.read_ios),
-        Direction::Read => (d.read_ios + d.read_merges, d.write_ios),
-    };
-    // 1 MiB blocks may be split into several device requests.
-    let split = (line.block_size_bytes / (128 << 10)).max(1);
-    let expected_max = line.ios.saturating_mul(split);
-    let excess = same.saturating_sub(expected_max) + other;
-    (excess > 16 + line.ios / 100).then_some(excess)
-}
-
 /// One line of latency percentiles and device counters.
 pub fn io_latency_line(l: &LineResult) -> String {
     let label = l.direction.label();
@@ -121,11 +107,36 @@ pub fn io_latency_line(l: &LineResult) -> String {
                 Direction::Read => d.read_ios,
             };
             s.push_str(&format!("  | engine {} I/Os, device {dev_ios}", l.ios));
-            if let Some(n) = foreign_ios(l, d) {
-                s.push_str(&format!(" (+{n} not ours: other I/O during the line)"));
-            }
         }
         None => s.push_str("  | no device counters"),
+    }
+    if let Some(share) = l.reach.as_ref().and_then(|r| r.device_share_percent) {
+        s.push_str(&format!("; devices saw {share:.1} % of our bytes"));
+    }
+    if let Some(load) = &l.load {
+        for d in &load.io {
+            s.push_str(&format!(
+                "; not ours on {}: {:.1} %",
+                d.device, d.foreign_percent
+            ));
+        }
+        s.push_str(&load_words(load));
+    }
+    s
+}
+
+/// `; others 3 % of a CPU, steal 0.1 %, throttled 0 %`: what else the host
+/// did during a step, for every step of `-x`, marked or not.
+pub fn load_words(load: &StepLoad) -> String {
+    let mut s = String::new();
+    if let Some(c) = &load.cpu {
+        s.push_str(&format!(
+            "; others {:.0} % of a CPU, steal {:.1} %",
+            c.others_cpu_percent, c.steal_percent
+        ));
+    }
+    if let Some(t) = load.throttled_percent_of_needed {
+        s.push_str(&format!(", throttled {t:.0} %"));
     }
     s
 }
@@ -147,6 +158,7 @@ pub fn storage_lines(lines: &[LineResult], devices: &[DeviceDetails]) -> Vec<Str
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dd_io::DeviceStatDelta;
 
     fn line(direction: Direction, ios: u64, dev: Option<DeviceStatDelta>) -> LineResult {
         let mut l = LineResult::empty(4096, direction, 1);
@@ -174,16 +186,6 @@ mod tests {
             time_in_queue_ms: 0,
             flush_ios: None,
         }
-    }
-
-    #[test]
-    fn foreign_io_is_flagged_only_when_clear() {
-        let l = line(Direction::Write, 10_000, None);
-        assert_eq!(foreign_ios(&l, &delta(0, 10_000)), None);
-        assert_eq!(foreign_ios(&l, &delta(0, 10_050)), None);
-        assert_eq!(foreign_ios(&l, &delta(500, 10_000)), Some(500));
-        let r = line(Direction::Read, 1_000, None);
-        assert_eq!(foreign_ios(&r, &delta(1_000, 300)), Some(300));
     }
 
     #[test]

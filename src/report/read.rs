@@ -23,6 +23,8 @@ use crate::model::{
     StackNode, SCHEMA_VERSION,
 };
 use crate::report::text::{BUFFERED_NOTE, MEMORY_NOTE, NOTES_LABEL, NOTES_SEPARATOR};
+use crate::sysinfo::cgroup::{CpuQuota, Hierarchy};
+use crate::sysinfo::load::Mark;
 
 /// Why a report could not be read: the file, the line (1-based; 0 when the
 /// whole file is at fault) and what was expected.
@@ -121,7 +123,7 @@ pub fn read_text(file: &str, text: &str) -> Result<Report, ReadError> {
         .enumerate()
         .map(|(i, l)| Line {
             no: i + 1,
-            text: l.strip_suffix('\r').unwrap_or(l),
+            text: l.trim_end_matches('\r'),
         })
         .collect();
     let mut r = TextReader {
@@ -400,6 +402,13 @@ impl TextReader<'_> {
     }
 
     fn cpu_loop_line(&mut self, l: Line) -> Result<(), String> {
+        if let Some(q) = parse_cpu_limit(l.text) {
+            self.report
+                .limits
+                .get_or_insert_with(Default::default)
+                .cpu_quota = Some(q);
+            return Ok(());
+        }
         let expected = || {
             format!(
                 "expected a CPU loop line like ` 1 // jobs :     478140 loop/job/s`, found {:?}",
@@ -412,11 +421,12 @@ impl TextReader<'_> {
         }
         let jobs: u32 = t[0].parse().map_err(|_| expected())?;
         let rate: u64 = t[4].parse().map_err(|_| expected())?;
-        let marks = t[6..].join(" ");
-        let cut_short = match marks.as_str() {
-            "" => false,
-            "(interrupted)" => true,
-            _ => return Err(expected()),
+        let rest = rest_after_tokens(l.text, 6);
+        let (flag, marks) = parse_marks(rest).ok_or_else(expected)?;
+        let cut_short = match flag {
+            Flag::None => false,
+            Flag::Interrupted => true,
+            Flag::Stopped(_) => return Err(expected()),
         };
         self.report.cpu_loop.push(LoopStep {
             jobs,
@@ -425,6 +435,8 @@ impl TextReader<'_> {
             elapsed_ns: 0,
             cut_short,
             conditions: None,
+            load: None,
+            marks,
         });
         Ok(())
     }
@@ -450,11 +462,25 @@ impl TextReader<'_> {
                     .add(Section::Memory, "Total unavailable");
             }
             "Total" => {
+                let (value, limit) = match value.split_once(" (cgroup limit ") {
+                    Some((v, l)) => (v, Some(l)),
+                    None => (value, None),
+                };
                 let mb = value
                     .strip_suffix("MB")
                     .and_then(|v| v.trim().parse::<u64>().ok())
                     .ok_or_else(expected)?;
                 memory.mem_total_kib = Some(mb << 10);
+                if let Some(l) = limit {
+                    let limit_mb = l
+                        .strip_suffix(" MB)")
+                        .and_then(|v| v.parse::<u64>().ok())
+                        .ok_or_else(expected)?;
+                    self.report
+                        .limits
+                        .get_or_insert_with(Default::default)
+                        .memory_limit_bytes = Some(limit_mb << 20);
+                }
             }
             "Bandwidth" if unavailable => {
                 self.report
@@ -462,9 +488,17 @@ impl TextReader<'_> {
                     .add(Section::Memory, "Bandwidth unavailable");
             }
             "Bandwidth" => {
-                let (rate, cut_short) = match value.strip_suffix("(interrupted)") {
-                    Some(v) => (v.trim(), true),
-                    None => (value, false),
+                // `30.9 GB/s`, then marks: the rate is its first two words.
+                let cut_at = value
+                    .match_indices(' ')
+                    .nth(1)
+                    .map_or(value.len(), |(i, _)| i);
+                let (rate, rest) = value.split_at(cut_at);
+                let (flag, marks) = parse_marks(rest).ok_or_else(expected)?;
+                let cut_short = match flag {
+                    Flag::None => false,
+                    Flag::Interrupted => true,
+                    Flag::Stopped(_) => return Err(expected()),
                 };
                 let bytes_per_s = parse_rate(rate).ok_or_else(expected)?;
                 memory.dd_bandwidth = Some(match bytes_per_s {
@@ -472,12 +506,16 @@ impl TextReader<'_> {
                         bytes,
                         elapsed_ns: rate_elapsed_ns(rate),
                         cut_short,
+                        load: None,
+                        marks,
                     },
                     // `Infinity B/s`: dd's word for a zero duration.
                     None => DdBandwidth {
                         bytes: 0,
                         elapsed_ns: 0,
                         cut_short,
+                        load: None,
+                        marks,
                     },
                 });
             }
@@ -849,17 +887,126 @@ fn parse_io_line(text: &str, bs: BlockSize) -> Option<LineResult> {
         lat_mean_us: lat as f64,
         ..LineResult::empty(bs.bytes(), direction, jobs)
     };
-    match mark {
-        "" => {}
-        "(interrupted)" => line.cut_short = true,
-        "(stopped)" => line.error = Some("stopped".into()),
-        m => {
-            let name = m.strip_prefix("(stopped: ")?.strip_suffix(')')?;
+    let (flag, marks) = parse_marks(mark)?;
+    match flag {
+        Flag::None => {}
+        Flag::Interrupted => line.cut_short = true,
+        Flag::Stopped(None) => line.error = Some("stopped".into()),
+        Flag::Stopped(Some(name)) => {
             line.error = Some(format!("stopped: {name}"));
-            line.error_errno = errno_of_name(name);
+            line.error_errno = errno_of_name(&name);
         }
     }
+    line.marks = marks;
     Some(line)
+}
+
+/// `Limited to 1 CPU by the cgroup quota (cpu.max 100000 100000)` (or the
+/// v1 files).
+fn parse_cpu_limit(text: &str) -> Option<CpuQuota> {
+    let rest = text.trim().strip_prefix("Limited to ")?;
+    let (_, files) = rest.split_once(" by the cgroup quota (")?;
+    let files = files.strip_suffix(')')?;
+    let num = |s: &str| s.trim().parse::<u64>().ok();
+    let (hierarchy, quota_us, period_us) = if let Some(v2) = files.strip_prefix("cpu.max ") {
+        let (q, p) = v2.split_once(' ')?;
+        (Hierarchy::V2, num(q)?, num(p)?)
+    } else {
+        let (q, p) = files.split_once(", cpu.cfs_period_us ")?;
+        (
+            Hierarchy::V1,
+            num(q.strip_prefix("cpu.cfs_quota_us ")?)?,
+            num(p)?,
+        )
+    };
+    let q = CpuQuota {
+        quota_us,
+        period_us,
+        hierarchy,
+        from_path: String::new(),
+        dir: String::new(),
+    };
+    // Only what the renderer prints back the same.
+    (crate::report::text::cpu_limit_line(&q) == text.trim()).then_some(q)
+}
+
+/// What ended a step early, as its first mark says.
+#[derive(Debug, PartialEq)]
+enum Flag {
+    None,
+    Interrupted,
+    /// `(stopped)` or `(stopped: EIO)`.
+    Stopped(Option<String>),
+}
+
+/// The marks after a line: `(interrupted) (busy: other processes used
+/// 48 % of a CPU) (steal 12 %)`; `None` when a part is not a mark.
+fn parse_marks(text: &str) -> Option<(Flag, Vec<Mark>)> {
+    let mut flag = Flag::None;
+    let mut marks = Vec::new();
+    let mut rest = text.trim();
+    while !rest.is_empty() {
+        let inner_end = rest.find(')')?;
+        let inner = rest.strip_prefix('(')?.get(..inner_end - 1)?;
+        rest = rest[inner_end + 1..].trim_start();
+        match inner {
+            "interrupted" if flag == Flag::None && marks.is_empty() => flag = Flag::Interrupted,
+            "stopped" if flag == Flag::None && marks.is_empty() => flag = Flag::Stopped(None),
+            m if m.starts_with("stopped: ") && flag == Flag::None && marks.is_empty() => {
+                flag = Flag::Stopped(Some(m["stopped: ".len()..].to_string()))
+            }
+            m => marks.push(parse_mark(m)?),
+        }
+    }
+    Some((flag, marks))
+}
+
+/// A number as a mark prints it (`48`, `0.4`).
+fn mark_number(s: &str) -> Option<f64> {
+    let ok = !s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || c == '.');
+    ok.then(|| s.parse().ok()).flatten()
+}
+
+/// One load or cache mark, as `text::mark_text` prints it.
+fn parse_mark(m: &str) -> Option<Mark> {
+    if let Some(r) = m.strip_prefix("busy: other processes used ") {
+        let n = mark_number(r.strip_suffix(" % of a CPU")?)?;
+        return Some(Mark::Busy {
+            others_cpu_percent: n,
+            others_percent_of_needed: 0.0,
+        });
+    }
+    if let Some(r) = m.strip_prefix("steal ") {
+        return Some(Mark::Steal {
+            percent: mark_number(r.strip_suffix(" %")?)?,
+        });
+    }
+    if let Some(r) = m.strip_prefix("other I/O on ") {
+        let (device, n) = r.rsplit_once(": ")?;
+        return Some(Mark::OtherIo {
+            device: device.to_string(),
+            percent: mark_number(n.strip_suffix(" %")?)?,
+        });
+    }
+    if let Some(r) = m.strip_prefix("throttled ") {
+        return Some(Mark::Throttled {
+            percent: mark_number(r.strip_suffix(" %: cgroup CPU quota")?)?,
+        });
+    }
+    if let Some(r) = m.strip_prefix("cached: ") {
+        let (devices, r) = r.rsplit_once(" saw ")?;
+        let (n, what) = r.split_once(" % of these ")?;
+        return Some(Mark::Cached {
+            devices: devices.to_string(),
+            percent: mark_number(n)?,
+            reads: match what {
+                "reads" => true,
+                "writes" => false,
+                _ => return None,
+            },
+        });
+    }
+    None
 }
 
 /// The errno the engine names `name` (`EIO`), if it is one it names.

@@ -20,6 +20,8 @@ use crate::model::{
 };
 use crate::plan::{human_bytes, human_duration, Plan};
 use crate::progress::Progress;
+use crate::sysinfo::cgroup::{CpuQuota, Hierarchy};
+use crate::sysinfo::load::Mark;
 use crate::units::dd_rate;
 
 /// One piece of the report, written as soon as it is known.
@@ -149,11 +151,25 @@ fn body(r: &Report, item: Item) -> Vec<String> {
                 lines
             }
         }
-        Item::CpuLoopTitle => Vec::new(),
+        Item::CpuLoopTitle => r
+            .limits
+            .as_ref()
+            .and_then(|l| l.cpu_quota.as_ref())
+            .map(cpu_limit_line)
+            .into_iter()
+            .collect(),
         Item::CpuStep(i) => vec![cpu_loop_line(&r.cpu_loop[i])],
-        Item::MemoryTotal => vec![memory_total_line(
-            r.memory.as_ref().and_then(|m| m.mem_total_kib),
-        )],
+        Item::MemoryTotal => {
+            let total = r.memory.as_ref().and_then(|m| m.mem_total_kib);
+            let mut line = memory_total_line(total);
+            let limit = r.limits.as_ref().and_then(|l| l.memory_limit_bytes);
+            if let (Some(kib), Some(limit)) = (total, limit) {
+                if limit < kib << 10 {
+                    line.push_str(&format!(" (cgroup limit {} MB)", limit >> 20));
+                }
+            }
+            vec![line]
+        }
         Item::MemoryBandwidth => vec![memory_bandwidth_line(
             r.memory.as_ref().and_then(|m| m.dd_bandwidth.as_ref()),
         )],
@@ -173,12 +189,29 @@ fn body(r: &Report, item: Item) -> Vec<String> {
             &r.cpu_loop,
             r.extended.as_ref().and_then(|x| x.smt_probe.as_ref()),
         ),
-        Item::ExtendedMemory => r
-            .extended
-            .as_ref()
-            .and_then(|x| x.dram.as_ref())
-            .map(super::extended::memory_lines)
-            .unwrap_or_default(),
+        Item::ExtendedMemory => {
+            let dd_load = r
+                .memory
+                .as_ref()
+                .and_then(|m| m.dd_bandwidth.as_ref())
+                .and_then(|b| b.load.as_ref())
+                .map(|l| {
+                    format!(
+                        "Bandwidth : during the dd-like step{}",
+                        super::extended::load_words(l)
+                    )
+                });
+            dd_load
+                .into_iter()
+                .chain(
+                    r.extended
+                        .as_ref()
+                        .and_then(|x| x.dram.as_ref())
+                        .map(super::extended::memory_lines)
+                        .unwrap_or_default(),
+                )
+                .collect()
+        }
         Item::ExtendedStorage => super::extended::storage_lines(
             &r.storage_bandwidth,
             r.extended
@@ -343,7 +376,8 @@ pub fn cpu_info_lines(info: &CpuInfo) -> Vec<String> {
 /// What a step measured for less than the loop delay says after its line.
 const INTERRUPTED: &str = " (interrupted)";
 
-/// `printf "%2d // jobs : %10d loop/job/s"` (the figure truncated).
+/// `printf "%2d // jobs : %10d loop/job/s"` (the figure truncated), then
+/// its marks.
 pub fn cpu_loop_line(step: &LoopStep) -> String {
     let mut line = format!(
         "{:2} // jobs : {:10} loop/job/s",
@@ -353,7 +387,54 @@ pub fn cpu_loop_line(step: &LoopStep) -> String {
     if step.cut_short {
         line.push_str(INTERRUPTED);
     }
+    push_marks(&mut line, &step.marks);
     line
+}
+
+/// `Limited to 1 CPU by the cgroup quota (cpu.max 100000 100000)`: the CPU
+/// loop's steps stay the original's powers of two, but a quota bounds
+/// what they get.
+pub fn cpu_limit_line(q: &CpuQuota) -> String {
+    let cpus = q.quota_us as f64 / q.period_us.max(1) as f64;
+    let n = format!("{cpus:.2}");
+    let n = n.trim_end_matches('0').trim_end_matches('.');
+    let files = match q.hierarchy {
+        Hierarchy::V2 => format!("cpu.max {} {}", q.quota_us, q.period_us),
+        Hierarchy::V1 => format!(
+            "cpu.cfs_quota_us {}, cpu.cfs_period_us {}",
+            q.quota_us, q.period_us
+        ),
+    };
+    format!(
+        "Limited to {n} CPU{} by the cgroup quota ({files})",
+        if n == "1" { "" } else { "s" }
+    )
+}
+
+/// The words of a mark, as printed between parentheses after a line.
+pub fn mark_text(m: &Mark) -> String {
+    match m {
+        Mark::Busy {
+            others_cpu_percent, ..
+        } => format!("busy: other processes used {others_cpu_percent:.0} % of a CPU"),
+        Mark::Steal { percent } => format!("steal {percent:.0} %"),
+        Mark::OtherIo { device, percent } => format!("other I/O on {device}: {percent:.0} %"),
+        Mark::Throttled { percent } => format!("throttled {percent:.0} %: cgroup CPU quota"),
+        Mark::Cached {
+            devices,
+            percent,
+            reads,
+        } => format!(
+            "cached: {devices} saw {percent:.1} % of these {}",
+            if *reads { "reads" } else { "writes" }
+        ),
+    }
+}
+
+fn push_marks(line: &mut String, marks: &[Mark]) {
+    for m in marks {
+        line.push_str(&format!(" ({})", mark_text(m)));
+    }
 }
 
 /// `Total    : <MemTotal kB >> 10> MB`.
@@ -372,6 +453,7 @@ pub fn memory_bandwidth_line(bw: Option<&DdBandwidth>) -> String {
             if bw.cut_short {
                 line.push_str(INTERRUPTED);
             }
+            push_marks(&mut line, &bw.marks);
             line
         }
         None => "Bandwidth: unavailable (see stderr)".into(),
@@ -533,6 +615,7 @@ pub fn io_line(r: &LineResult) -> String {
     } else if r.cut_short {
         s.push_str(INTERRUPTED);
     }
+    push_marks(&mut s, &r.marks);
     s
 }
 
@@ -575,8 +658,34 @@ fn run_time_line(p: &Plan, r: &Report) -> String {
             ", plus allocating {} for the DRAM test",
             human_bytes(b)
         ));
+        if p.dram_bounded_by_cgroup {
+            line.push_str(", bounded by the cgroup's memory");
+        }
     }
     line
+}
+
+/// `Limits    : 1 CPU (cgroup quota); memory 1 GiB (cgroup limit)`, when
+/// a cgroup limits the run.
+fn limits_line(r: &Report) -> Option<String> {
+    let l = r.limits.as_ref()?;
+    let mut parts = Vec::new();
+    if let Some(q) = &l.cpu_quota {
+        parts.push(
+            cpu_limit_line(q)
+                .trim_start_matches("Limited to ")
+                .to_string(),
+        );
+    }
+    if let Some(m) = l.memory_limit_bytes {
+        let mut p = format!("memory {} (cgroup limit", human_bytes(m));
+        if let Some(h) = l.memory_headroom_bytes {
+            p.push_str(&format!(", {} still free", human_bytes(h)));
+        }
+        p.push(')');
+        parts.push(p);
+    }
+    (!parts.is_empty()).then(|| format!("Limits    : {}", parts.join("; ")))
 }
 
 /// The lines of the `[ Plan ]` section.
@@ -584,6 +693,7 @@ pub fn plan_lines(p: &Plan, r: &Report) -> Vec<String> {
     let unknown = || "unknown".to_string();
     let mut v = Vec::new();
     if !r.runs(Section::Io) {
+        v.extend(limits_line(r));
         v.push(run_time_line(p, r));
         return v;
     }
@@ -617,6 +727,10 @@ pub fn plan_lines(p: &Plan, r: &Report) -> Vec<String> {
         ),
     });
     v.push(format!("O_DIRECT  : {}", p.direct_io));
+    if let Some(c) = &p.cache_caveat {
+        v.push(format!("Caches    : {c}"));
+    }
+    v.extend(limits_line(r));
     v.push(run_time_line(p, r));
     v
 }
@@ -635,6 +749,8 @@ mod tests {
             elapsed_ns: 1,
             cut_short: false,
             conditions: None,
+            load: None,
+            marks: Vec::new(),
         }
     }
 
@@ -657,6 +773,8 @@ mod tests {
             bytes: 30_900_000_000,
             elapsed_ns: 1_000_000_001,
             cut_short: false,
+            load: None,
+            marks: Vec::new(),
         };
         assert_eq!(memory_bandwidth_line(Some(&bw)), "Bandwidth: 30.9 GB/s");
     }

@@ -119,6 +119,17 @@ pub enum Mark {
         /// Throttled time over the CPU time the step needed, percent.
         percent: f64,
     },
+    /// The target's devices saw much less than the engine moved: a cache
+    /// served the line, e.g. `(cached: vda saw 0.4 % of these reads)`
+    /// (see [`crate::dd_io::reach`]).
+    Cached {
+        /// The devices checked, joined by `+`.
+        devices: String,
+        /// Their bytes over ours, percent.
+        percent: f64,
+        /// Reads (true) or writes.
+        reads: bool,
+    },
 }
 
 /// USER_HZ, the unit of `/proc/stat` and `/proc/<pid>/stat` times:

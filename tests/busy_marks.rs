@@ -1,0 +1,166 @@
+//! Live: the report marks the lines a busy host distorted, and only those.
+//! One test per phase would run them together; each phase here runs alone,
+//! in sequence, in the one test of this file.
+
+mod common_live;
+
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use nix::sched::{sched_setaffinity, CpuSet};
+use nix::unistd::Pid;
+use serde_json::Value;
+
+struct Kill(Child);
+
+impl Drop for Kill {
+    fn drop(&mut self) {
+        // The whole process group: a shell's dd goes with it.
+        // SAFETY: kill has no memory preconditions.
+        unsafe { libc::kill(-(self.0.id() as i32), libc::SIGKILL) };
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn spinner_on(cpu: usize) -> Kill {
+    let c = Command::new("sh")
+        .args(["-c", "while :; do :; done"])
+        .stdin(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut set = CpuSet::new();
+    set.set(cpu).unwrap();
+    sched_setaffinity(Pid::from_raw(c.id() as i32), &set).unwrap();
+    Kill(c)
+}
+
+fn kinds(v: &Value) -> Vec<String> {
+    v["marks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["kind"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A spinner started after the 1-job CPU step, during the 2-job step:
+/// the busy mark on the 2-job line only, with a figure near the load made.
+fn busy_cpu_step() {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cpus < 2 {
+        common_live::skip("one CPU: no 2-job step");
+        return;
+    }
+    let qb = Command::new(env!("CARGO_BIN_EXE_quickbench"))
+        .args(["2", "--only", "cpu", "-q", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The 1-job step runs from about 0 to 2 s, the 2-job step from 2 to 4 s.
+    std::thread::sleep(Duration::from_millis(2_500));
+    let spin = spinner_on(cpus - 1);
+    let out = qb.wait_with_output().unwrap();
+    drop(spin);
+    assert!(out.status.success(), "{out:?}");
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let steps = doc["cpu_loop"].as_array().unwrap();
+    assert!(!kinds(&steps[0]).contains(&"busy".into()), "{:#}", steps[0]);
+    let two = &steps[1];
+    assert!(kinds(two).contains(&"busy".into()), "{two:#}");
+    // The spinner ran about 1.5 s of the 2 s step: 50 to 100 % of a CPU.
+    let busy = two["marks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["kind"] == "busy")
+        .unwrap();
+    let pct = busy["others_cpu_percent"].as_f64().unwrap();
+    assert!((40.0..=110.0).contains(&pct), "{busy}");
+    assert_eq!(
+        two["load"]["cpu"]["others_cpu_percent"],
+        busy["others_cpu_percent"]
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not a sign of SMT"), "{err}");
+}
+
+/// A direct writer to another file of the same loop filesystem during the
+/// read line: the other-I/O mark on it, naming the loop device.
+fn other_io_on_the_device() {
+    if let Some(why) = common_live::skip_reason(&["losetup", "mount", "umount", "mkfs.ext4", "dd"])
+    {
+        common_live::skip(&why);
+        return;
+    }
+    let mut g = common_live::Guard::new();
+    let dev = g.loop_dev("busy.img", 512);
+    common_live::run("mkfs.ext4", &["-q", "-F", &format!("/dev/{dev}")]);
+    let mp = g.mount(&[&format!("/dev/{dev}")], "mnt");
+    let bench = mp.join("bench");
+    std::fs::create_dir(&bench).unwrap();
+    // Four direct writers, each rewriting its own 16 MiB: enough of the
+    // device's I/O to pass 5 %, never enough to fill the filesystem.
+    let writers: Vec<Kill> = (0..4)
+        .map(|i| {
+            let of = mp.join(format!("other{i}"));
+            Kill(
+                Command::new("sh")
+                    .arg("-c")
+                    .arg(format!(
+                        "while :; do dd if=/dev/zero of={} bs=256k count=64 oflag=direct conv=notrunc status=none || exit; done",
+                        of.display()
+                    ))
+                    .stdin(Stdio::null())
+                    .process_group(0)
+                    .spawn()
+                    .unwrap(),
+            )
+        })
+        .collect();
+    let out = Command::new(env!("CARGO_BIN_EXE_quickbench"))
+        .args([
+            "1",
+            "-q",
+            "--only",
+            "io",
+            "--io-blocks",
+            "4k",
+            "--io-jobs",
+            "1",
+            "--max-size",
+            "64M",
+            "--json",
+            "--dir",
+        ])
+        .arg(&bench)
+        .output()
+        .unwrap();
+    drop(writers);
+    assert!(out.status.success(), "{out:?}");
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let read = doc["storage_bandwidth"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["direction"] == "read")
+        .unwrap();
+    let other = read["marks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["kind"] == "other_io")
+        .unwrap_or_else(|| panic!("{read:#}"));
+    assert_eq!(other["device"], dev.as_str());
+    assert!(other["percent"].as_f64().unwrap() > 5.0, "{other}");
+    // no busy mark on storage lines (kernel threads serve our own I/O)
+    assert!(!read["marks"].to_string().contains("busy"), "{read:#}");
+}
+
+#[test]
+fn marks_go_on_the_lines_a_busy_host_distorted() {
+    busy_cpu_step();
+    other_io_on_the_device();
+}
