@@ -315,6 +315,10 @@ pub struct IoSetup {
     /// O_DIRECT reached the device (false: buffered fallback, or ext4
     /// `data=journal`, which serves O_DIRECT through the page cache).
     pub direct_io: bool,
+    /// No local block device (FUSE, NFS, CIFS, 9p, virtiofs): what reaches
+    /// a disk is up to the filesystem's server or daemon.
+    #[serde(default)]
+    pub remote: bool,
 }
 
 /// The sections `--extended` adds (steal time and clock are in each CPU

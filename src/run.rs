@@ -649,6 +649,9 @@ impl<'a> Run<'a> {
         }
         let (direct_io, memory_fs) = ws.title_facts();
         self.report.storage_io = Some(IoSetup {
+            remote: target
+                .as_ref()
+                .is_some_and(|t| t.kind == blockdev::TargetKind::Network),
             device: Some(target.map_or_else(|| "unknown device".into(), |t| t.display)),
             memory_fs,
             direct_io,

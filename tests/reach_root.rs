@@ -276,8 +276,14 @@ fn the_report_marks_the_lines_a_fuse_cache_served() {
         );
     }
     assert!(err.contains("cached (the device saw much less"), "{err}");
+    // no local block device: the titles say who decides what reaches a disk
+    assert!(
+        text.contains(": its server or daemon decides what reaches a disk) ]"),
+        "{text}"
+    );
     let (direct, _) = run(&s.data());
     assert!(!direct.contains("(cached"), "{direct}");
+    assert!(!direct.contains("server or daemon"), "{direct}");
     // nothing left behind on either
     assert_eq!(std::fs::read_dir(s.data()).unwrap().count(), 0);
 }

@@ -204,6 +204,7 @@ fn model(rng: &mut Rng) -> Report {
                 },
                 device: Some(device),
                 direct_io: rng.coin(),
+                remote: rng.coin(),
             });
             for bs in BlockSize::ALL {
                 for dir in [Direction::Write, Direction::Read] {

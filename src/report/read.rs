@@ -22,7 +22,7 @@ use crate::model::{
     BlockSize, CpuInfo, CpuInfoLine, IoSetup, Memory, Original, RawSection, Report, Section, Stack,
     StackNode, SCHEMA_VERSION,
 };
-use crate::report::text::{BUFFERED_NOTE, MEMORY_NOTE, NOTES_LABEL, NOTES_SEPARATOR};
+use crate::report::text::{BUFFERED_NOTE, MEMORY_NOTE, NOTES_LABEL, NOTES_SEPARATOR, REMOTE_NOTE};
 use crate::sysinfo::cgroup::{CpuQuota, Hierarchy};
 use crate::sysinfo::load::Mark;
 
@@ -828,6 +828,7 @@ fn parse_bandwidth_title(title: &str) -> Option<(BlockSize, IoSetup)> {
                 device: None,
                 memory_fs: None,
                 direct_io: true,
+                remote: false,
             },
         ));
     }
@@ -839,7 +840,14 @@ fn parse_bandwidth_title(title: &str) -> Option<(BlockSize, IoSetup)> {
         }
         None => true,
     };
-    let (device, memory_fs) = match what.strip_suffix(MEMORY_NOTE) {
+    let remote = match what.strip_suffix(REMOTE_NOTE) {
+        Some(w) => {
+            what = w;
+            true
+        }
+        None => false,
+    };
+    let (device, memory_fs) = match what.strip_suffix(MEMORY_NOTE).filter(|_| !remote) {
         Some(w) => match w.rsplit_once(" on ") {
             Some((dev, fs)) => (dev.to_string(), Some(fs.to_string())),
             None => (w.to_string(), Some(w.to_string())),
@@ -852,6 +860,7 @@ fn parse_bandwidth_title(title: &str) -> Option<(BlockSize, IoSetup)> {
             device: Some(device),
             memory_fs,
             direct_io,
+            remote,
         },
     ))
 }

@@ -579,6 +579,8 @@ pub fn bandwidth_title(setup: Option<&IoSetup>, bs: BlockSize) -> String {
         } else {
             format!("{device} on {fs}{MEMORY_NOTE}")
         };
+    } else if s.remote {
+        what.push_str(REMOTE_NOTE);
     }
     if !s.direct_io {
         what.push_str(BUFFERED_NOTE);
@@ -588,6 +590,8 @@ pub fn bandwidth_title(setup: Option<&IoSetup>, bs: BlockSize) -> String {
 
 /// What a title adds when a memory-backed filesystem is measured.
 pub const MEMORY_NOTE: &str = ": memory, not a disk";
+/// What a title adds when there is no local block device.
+pub const REMOTE_NOTE: &str = ": its server or daemon decides what reaches a disk";
 /// What a title adds when O_DIRECT did not reach the device.
 pub const BUFFERED_NOTE: &str = ", buffered: page cache";
 
