@@ -68,10 +68,10 @@ phase() {
             steps=$((steps + 1))
             [[ $kinds == *busy* ]] && busy=$((busy + 1))
             [[ $kinds == *steal* ]] && steal=$((steal + 1))
-            [[ -n $kinds && $kinds != *busy* && $kinds != *steal* ]] && other=$((other + 1))
+            [[ $kinds != - && $kinds != *busy* && $kinds != *steal* ]] && other=$((other + 1))
             printf 'run %2d  %2s jobs  others %6s %% of needed  steal %5s %%  marks [%s]\n' \
                 "$i" "$jobs" "$others" "$st" "$kinds"
-        done < <(jq -r '.cpu_loop[] | [.jobs, ([.marks[]?.kind] | join(",")),
+        done < <(jq -r '.cpu_loop[] | [.jobs, ([.marks[]?.kind] | join(",") | if . == "" then "-" else . end),
             ((.load.cpu.others_percent_of_needed // "?") | if type == "number" then (. * 10 | round / 10) else . end),
             ((.load.cpu.steal_percent // "?") | if type == "number" then (. * 10 | round / 10) else . end)] | @tsv' <<<"$out")
     done
