@@ -332,6 +332,12 @@ pub struct Extended {
     pub dram: Option<DramBandwidth>,
     /// Queue settings of the benchmarked device(s).
     pub device_details: Vec<DeviceDetails>,
+    /// What else the host did during the SMT probe.
+    #[serde(default)]
+    pub smt_probe_load: Option<crate::sysinfo::load::StepLoad>,
+    /// What else the host did during the DRAM runs.
+    #[serde(default)]
+    pub dram_load: Option<crate::sysinfo::load::StepLoad>,
 }
 
 /// A section that could not run, and why (the exit status is 1 when there

@@ -730,20 +730,30 @@ impl<'a> Run<'a> {
         self.report.extended = Some(Extended::default());
         if self.cfg.runs(Section::Cpu) {
             self.progress("Extended: CPU", "SMT probe", 1);
+            let sampler = self.sample();
             let probe = self.measure.smt_probe(&self.sys, self.cfg.loop_delay);
+            // Two jobs at a time, on two CPUs.
+            let load = sampler.map(|s| s.finish(2.0));
+            self.explain(&load.as_ref().map(|l| l.marks()).unwrap_or_default());
             self.after_step("SMT probe", probe.cut_short)?;
             if let Some(x) = &mut self.report.extended {
                 x.smt_probe = Some(probe);
+                x.smt_probe_load = load;
             }
             self.emit(Item::ExtendedCpu)?;
         }
         if self.cfg.runs(Section::Memory) {
             self.progress("Extended: Memory", "DRAM copy and triad", 2);
+            let sampler = self.sample();
             let dram = self.measure.dram(&self.sys, self.cfg.loop_delay);
+            // The all-CPU run needs every CPU.
+            let load = sampler.map(|s| s.finish(self.cpus.len().max(1) as f64));
+            self.explain(&load.as_ref().map(|l| l.marks()).unwrap_or_default());
             let cut = dram.single.cut_short || dram.all.as_ref().is_some_and(|r| r.cut_short);
             self.after_step("DRAM bandwidth", cut)?;
             if let Some(x) = &mut self.report.extended {
                 x.dram = Some(dram);
+                x.dram_load = load;
             }
             self.emit(Item::ExtendedMemory)?;
         }

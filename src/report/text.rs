@@ -185,10 +185,16 @@ fn body(r: &Report, item: Item) -> Vec<String> {
         )],
         Item::BandwidthTitle(_) => Vec::new(),
         Item::BandwidthLine(i) => vec![io_line(&r.storage_bandwidth[i])],
-        Item::ExtendedCpu => super::extended::cpu_lines(
-            &r.cpu_loop,
-            r.extended.as_ref().and_then(|x| x.smt_probe.as_ref()),
-        ),
+        Item::ExtendedCpu => {
+            let x = r.extended.as_ref();
+            let mut v =
+                super::extended::cpu_lines(&r.cpu_loop, x.and_then(|x| x.smt_probe.as_ref()));
+            v.extend(
+                x.and_then(|x| x.smt_probe_load.as_ref())
+                    .and_then(|l| load_line("SMT probe", l)),
+            );
+            v
+        }
         Item::ExtendedMemory => {
             let dd_load = r
                 .memory
@@ -201,14 +207,17 @@ fn body(r: &Report, item: Item) -> Vec<String> {
                         super::extended::load_words(l)
                     )
                 });
+            let x = r.extended.as_ref();
             dd_load
                 .into_iter()
                 .chain(
-                    r.extended
-                        .as_ref()
-                        .and_then(|x| x.dram.as_ref())
+                    x.and_then(|x| x.dram.as_ref())
                         .map(super::extended::memory_lines)
                         .unwrap_or_default(),
+                )
+                .chain(
+                    x.and_then(|x| x.dram_load.as_ref())
+                        .and_then(|l| load_line("DRAM runs", l)),
                 )
                 .collect()
         }
@@ -389,6 +398,19 @@ pub fn cpu_loop_line(step: &LoopStep) -> String {
     }
     push_marks(&mut line, &step.marks);
     line
+}
+
+/// `Load      : during the SMT probe; others 3 % of a CPU, steal 0.1 %
+/// (busy: ...)`: an extended measurement's load, and its marks.
+fn load_line(what: &str, l: &crate::sysinfo::load::StepLoad) -> Option<String> {
+    let words = super::extended::load_words(l);
+    if words.is_empty() {
+        // Nothing was read (a probe with nothing to run): no line.
+        return None;
+    }
+    let mut s = format!("Load      : during the {what}{words}");
+    push_marks(&mut s, &l.marks());
+    Some(s)
 }
 
 /// `Limited to 1 CPU by the cgroup quota (cpu.max 100000 100000)`: the CPU
