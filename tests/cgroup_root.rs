@@ -206,29 +206,11 @@ fn a_one_cpu_quota_read_from_inside_and_its_throttling() {
     if unsafe { libc::geteuid() } != 0 {
         return skip("not root");
     }
-    let Some((h, mount)) = cpu_hierarchy() else {
+    let Some((h, mut cg)) = one_cpu_cgroup("test") else {
         return skip("no cgroup v1 cpu hierarchy and no v2 tree offering cpu");
     };
-    let name = format!("qb-test-{}", std::process::id());
-    let dir = mount.join(&name);
-    fs::create_dir(&dir).unwrap();
-    let mut cg = Cg {
-        dir: dir.clone(),
-        children: Vec::new(),
-    };
-    match h {
-        Hierarchy::V1 => {
-            fs::write(dir.join("cpu.cfs_period_us"), "100000").unwrap();
-            fs::write(dir.join("cpu.cfs_quota_us"), "100000").unwrap();
-            // The largest weight, so that the group gets its whole quota
-            // on a machine busy with other work, and is throttled by it.
-            fs::write(dir.join("cpu.shares"), "262144").unwrap();
-        }
-        Hierarchy::V2 => {
-            fs::write(dir.join("cpu.max"), "100000 100000").unwrap();
-            fs::write(dir.join("cpu.weight"), "10000").unwrap();
-        }
-    }
+    let name = cg.dir.file_name().unwrap().to_string_lossy().into_owned();
+    let dir = cg.dir.clone();
 
     // One busy child: its /proc/<pid>/cgroup names our cgroup, and the
     // limits read from its point of view are the 1-CPU quota.
