@@ -4,37 +4,13 @@
 
 mod common_live;
 
+use common_live::{spinner_on, Kill};
+
 use std::os::unix::process::CommandExt;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use nix::sched::{sched_setaffinity, CpuSet};
-use nix::unistd::Pid;
 use serde_json::Value;
-
-struct Kill(Child);
-
-impl Drop for Kill {
-    fn drop(&mut self) {
-        // The whole process group: a shell's dd goes with it.
-        // SAFETY: kill has no memory preconditions.
-        unsafe { libc::kill(-(self.0.id() as i32), libc::SIGKILL) };
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn spinner_on(cpu: usize) -> Kill {
-    let c = Command::new("sh")
-        .args(["-c", "while :; do :; done"])
-        .stdin(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut set = CpuSet::new();
-    set.set(cpu).unwrap();
-    sched_setaffinity(Pid::from_raw(c.id() as i32), &set).unwrap();
-    Kill(c)
-}
 
 fn kinds(v: &Value) -> Vec<String> {
     v["marks"]

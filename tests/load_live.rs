@@ -2,35 +2,18 @@
 //! other processes' CPU use on that CPU and earns the busy mark; on a CPU
 //! the step did not use, it does not count.
 
-use std::process::{Child, Command, Stdio};
+mod common_live;
+
+use common_live::{spinner_on, Kill};
 use std::time::Duration;
 
-use nix::sched::{sched_setaffinity, CpuSet};
-use nix::unistd::Pid;
 use quickbench::cpu_loop::smt::usable_cpu_list;
 use quickbench::sysinfo::cgroup::CgroupLimits;
 use quickbench::sysinfo::load::{LoadSampler, Mark};
 use quickbench::Sysroot;
 
-struct Busy(Child);
-
-impl Drop for Busy {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn busy_on(cpu: u32) -> Busy {
-    let c = Command::new("sh")
-        .args(["-c", "while :; do :; done"])
-        .stdin(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut set = CpuSet::new();
-    set.set(cpu as usize).unwrap();
-    sched_setaffinity(Pid::from_raw(c.id() as i32), &set).unwrap();
-    Busy(c)
+fn busy_on(cpu: u32) -> Kill {
+    spinner_on(cpu as usize)
 }
 
 /// One window of `ms` on `cpus` for a step that needs one CPU and sleeps.

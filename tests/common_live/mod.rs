@@ -138,3 +138,29 @@ pub fn ext4_on_loop(g: &mut Guard, at: &str) -> (String, PathBuf) {
     let mp = g.mount(&[&format!("/dev/{dev}")], at);
     (dev, mp)
 }
+
+/// A child process killed, with its whole process group, when dropped.
+pub struct Kill(pub std::process::Child);
+
+impl Drop for Kill {
+    fn drop(&mut self) {
+        // The whole process group: a shell's children go with it.
+        // SAFETY: kill has no memory preconditions.
+        unsafe { libc::kill(-(self.0.id() as i32), libc::SIGKILL) };
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A shell spinning on `cpu` (its affinity set to that CPU only).
+pub fn spinner_on(cpu: usize) -> Kill {
+    let c = Command::new("sh")
+        .args(["-c", "while :; do :; done"])
+        .stdin(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut set = nix::sched::CpuSet::new();
+    set.set(cpu).unwrap();
+    nix::sched::sched_setaffinity(nix::unistd::Pid::from_raw(c.id() as i32), &set).unwrap();
+    Kill(c)
+}
