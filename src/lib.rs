@@ -17,6 +17,7 @@ pub mod plan;
 pub mod progress;
 pub mod report;
 pub mod run;
+pub mod samples;
 pub mod signals;
 pub mod sysinfo;
 pub mod sysroot;
