@@ -20,6 +20,7 @@ use crate::membw::{self, DdBandwidth};
 use crate::model::{BlockSize, CpuInfo, Extended, IoSetup, Memory, Report};
 use crate::report::text::Item;
 use crate::report::Console;
+use crate::samples::{self, Samples};
 use crate::sysinfo::cgroup::{self, CgroupLimits};
 use crate::sysinfo::load::{self, LoadSampler, Mark, OurIo};
 use crate::sysinfo::procstat;
@@ -184,6 +185,18 @@ impl Storage for dd_io::Workspace {
 /// the runner and of the storage policy is the live one.
 pub struct StandIn;
 
+/// The stand-in's samples of a step of `delay` whose figure is `figure`:
+/// one per sub-interval of the live rule, spread over ±2 % in a fixed
+/// pattern, so that the renderers of the spread have something to show.
+fn stand_in_samples(figure: f64, delay: Duration) -> Samples {
+    let interval = samples::interval_for(delay);
+    let n = (delay.as_nanos() / interval.as_nanos()).max(1) as usize;
+    let rates = (0..n)
+        .map(|k| figure * (1.0 + 0.004 * (((k * 7) % 11) as f64 - 5.0)))
+        .collect();
+    Samples::new(rates, Some(interval))
+}
+
 impl Measure for StandIn {
     fn cpu_step(&self, _: &Sysroot, jobs: u32, delay: Duration) -> LoopStep {
         let each = 400_000_000.0 - 1_000.0 * f64::from(jobs);
@@ -192,6 +205,7 @@ impl Measure for StandIn {
             loops_per_s_each: vec![each; jobs as usize],
             loops_per_s_mean: each,
             elapsed_ns: delay.as_nanos() as u64,
+            samples: stand_in_samples(each, delay),
             cut_short: false,
             conditions: None,
             load: None,
@@ -200,10 +214,11 @@ impl Measure for StandIn {
     }
 
     /// 30.9 GB/s.
-    fn memory_bandwidth(&self, _: &Sysroot, _: Duration) -> anyhow::Result<DdBandwidth> {
+    fn memory_bandwidth(&self, _: &Sysroot, delay: Duration) -> anyhow::Result<DdBandwidth> {
         Ok(DdBandwidth {
             bytes: 30_900_000_000,
             elapsed_ns: 1_000_000_001,
+            samples: stand_in_samples(30_900_000_000.0 / 1.000_000_001, delay),
             cut_short: false,
             load: None,
             marks: Vec::new(),
@@ -233,6 +248,7 @@ impl Measure for StandIn {
             separate_loops_per_s_each: None,
             ratio: None,
             cut_short: false,
+            samples: Default::default(),
         }
     }
 
@@ -247,6 +263,19 @@ impl Measure for StandIn {
             copy_gb_per_s: 10.0 * f64::from(threads),
             triad_gb_per_s: 11.0 * f64::from(threads),
             passes: 3,
+            // three passes, the best of which is the figure
+            copy_samples: Samples::new(
+                [0.97, 1.0, 0.985]
+                    .map(|f| f * 10.0 * f64::from(threads))
+                    .to_vec(),
+                None,
+            ),
+            triad_samples: Samples::new(
+                [0.98, 0.99, 1.0]
+                    .map(|f| f * 11.0 * f64::from(threads))
+                    .to_vec(),
+                None,
+            ),
             elapsed_ns: delay.as_nanos() as u64,
             cut_short: false,
             verified: true,
@@ -280,7 +309,13 @@ impl Storage for StandInStorage {
         (self.direct_io, None)
     }
     /// 1 job does 25,000 4k IO/s or 900 1M IO/s; up to 4 jobs scale it.
-    fn run_line(&mut self, bs: BlockSize, dir: Direction, jobs: u32, _: Duration) -> LineResult {
+    fn run_line(
+        &mut self,
+        bs: BlockSize,
+        dir: Direction,
+        jobs: u32,
+        delay: Duration,
+    ) -> LineResult {
         let iops = match bs {
             BlockSize::K4 => 25_000.0,
             BlockSize::M1 => 900.0,
@@ -291,6 +326,7 @@ impl Storage for StandInStorage {
             bytes: ios * bs.bytes(),
             ios,
             elapsed_ns: 1_000_000_000,
+            samples: stand_in_samples(iops, delay),
             mb_per_s: (ios * bs.bytes()) as f64 / 1e6,
             iops,
             lat_mean_us: lat_us,

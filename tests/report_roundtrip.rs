@@ -141,6 +141,7 @@ fn model(rng: &mut Rng) -> Report {
                 loops_per_s_each: Vec::new(),
                 loops_per_s_mean: rng.below(9_999_999_999) as f64,
                 elapsed_ns: 0,
+                samples: Default::default(),
                 cut_short: rng.below(5) == 0,
                 conditions: None,
                 load: None,
@@ -154,6 +155,7 @@ fn model(rng: &mut Rng) -> Report {
         let bw = rng.coin().then(|| DdBandwidth {
             bytes: rng.below(1 << 45),
             elapsed_ns: 1 + rng.below(60_000_000_000),
+            samples: Default::default(),
             cut_short: rng.coin(),
             load: None,
             marks: marks(rng),

@@ -433,6 +433,7 @@ impl TextReader<'_> {
             loops_per_s_each: Vec::new(),
             loops_per_s_mean: rate as f64,
             elapsed_ns: 0,
+            samples: Default::default(),
             cut_short,
             conditions: None,
             load: None,
@@ -505,6 +506,7 @@ impl TextReader<'_> {
                     Some(bytes) => DdBandwidth {
                         bytes,
                         elapsed_ns: rate_elapsed_ns(rate),
+                        samples: Default::default(),
                         cut_short,
                         load: None,
                         marks,
@@ -513,6 +515,7 @@ impl TextReader<'_> {
                     None => DdBandwidth {
                         bytes: 0,
                         elapsed_ns: 0,
+                        samples: Default::default(),
                         cut_short,
                         load: None,
                         marks,

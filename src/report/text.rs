@@ -773,6 +773,7 @@ mod tests {
             loops_per_s_each: vec![rate; jobs as usize],
             loops_per_s_mean: rate,
             elapsed_ns: 1,
+            samples: Default::default(),
             cut_short: false,
             conditions: None,
             load: None,
@@ -798,6 +799,7 @@ mod tests {
         let bw = DdBandwidth {
             bytes: 30_900_000_000,
             elapsed_ns: 1_000_000_001,
+            samples: Default::default(),
             cut_short: false,
             load: None,
             marks: Vec::new(),
