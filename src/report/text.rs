@@ -200,13 +200,7 @@ fn body(r: &Report, item: Item) -> Vec<String> {
                 .memory
                 .as_ref()
                 .and_then(|m| m.dd_bandwidth.as_ref())
-                .and_then(|b| b.load.as_ref())
-                .map(|l| {
-                    format!(
-                        "Bandwidth : during the dd-like step{}",
-                        super::extended::load_words(l)
-                    )
-                });
+                .and_then(super::extended::dd_bandwidth_line);
             let x = r.extended.as_ref();
             dd_load
                 .into_iter()
