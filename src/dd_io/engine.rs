@@ -172,6 +172,9 @@ struct Watch {
     wakes: std::sync::atomic::AtomicU64,
     /// The line's samples, taken at the watch's wake-ups (`None`: not sampled).
     sampling: Option<LineSampling>,
+    /// The watch thread ran (without it, no samples: spreading the line's
+    /// mean over its sub-intervals would fake a perfectly steady line).
+    ran: AtomicBool,
 }
 
 /// What the watch needs to sample a line's rate.
@@ -180,8 +183,8 @@ struct LineSampling {
     counters: Vec<Counter>,
     /// When the gate opened (set once, just before it opens).
     started: OnceLock<Instant>,
-    /// The rates so far; locked by the watch at each boundary only, and by
-    /// the caller once the jobs have ended.
+    /// The rates so far; locked by the watch at its wake-ups and by the
+    /// caller once the jobs have ended, never by a job (so uncontended).
     sampler: Mutex<RateSampler>,
 }
 
@@ -239,6 +242,7 @@ impl Watch {
     }
 
     fn run(&self) {
+        self.ran.store(true, Ordering::Relaxed);
         let mut stopped = self.stopped.lock().unwrap_or_else(|e| e.into_inner());
         while !*stopped {
             stopped = self
@@ -481,7 +485,8 @@ pub fn run_jobs<T>(
     })?;
     let (started, outcomes) = ran;
     // the last sample ends with the last job
-    let samples = match watch.sampling.take() {
+    let watched = watch.ran.load(Ordering::Relaxed);
+    let samples = match watch.sampling.take().filter(|_| watched) {
         Some(s) => match outcomes.iter().map(|o| o.end).max() {
             Some(end) => s.finish(end, outcomes.iter().map(|o| o.ios).sum()),
             None => Samples::default(),
