@@ -29,16 +29,20 @@ fn section<'a>(text: &'a str, title: &str) -> Vec<&'a str> {
 #[test]
 fn cpu_steps_say_their_spread_under_x_only() {
     let text = quickbench(&["0.5", "-q", "-x", "--only", "cpu"]);
-    // 0.5 s steps: ten samples of 50 ms (eleven when a step runs late)
+    // 0.5 s steps: ten samples of 50 ms (more when the jobs stop late)
     let spread = Regex::new(
-        r"^[ \d]\d // jobs : steal .* MHz.*   rate ± [ \d]{2,3}\.\d % \((9|10|11) x 50 ms\)",
+        r"^[ \d]\d // jobs : steal .* MHz.*   rate ± [ \d]{2,3}\.\d % \((\d+) x 50 ms\)",
     )
     .unwrap();
     let ext = section(&text, "Extended: CPU");
     let steps: Vec<_> = ext.iter().filter(|l| l.contains("// jobs")).collect();
     assert!(!steps.is_empty(), "{text}");
     for l in steps {
-        assert!(spread.is_match(l), "{l:?}");
+        let n: u32 = match spread.captures(l) {
+            Some(c) => c[1].parse().unwrap(),
+            None => panic!("{l:?}"),
+        };
+        assert!((10..=20).contains(&n), "{l:?}");
     }
     // the standard section keeps the original's layout
     for l in section(&text, "CPU loop") {
