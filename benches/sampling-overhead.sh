@@ -53,7 +53,7 @@ for i in $(seq "$rounds"); do
     echo "round $i done ($order)"
 done
 
-median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+median() { sort -g | awk '{a[NR]=$1} END {printf "%.6f\n", (NR % 2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 spread() { sort -g | awk '{a[NR]=$1} END {m=(NR % 2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2); printf "%.2f", (m > 0 ? 100*(a[NR]-a[1])/m : 0)}'; }
 
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
