@@ -17,6 +17,7 @@ pub const ADVISED_DELAY_S: f64 = 10.0;
 /// The default loop delay, which the original's README also names as the
 /// least for statistically meaningful results.
 pub const DEFAULT_DELAY_S: f64 = 30.0;
+use crate::compare::CompareConfig;
 use crate::dd_io::DEFAULT_MAX_SIZE_BYTES;
 
 pub use crate::model::{BlockSize, Section};
@@ -161,17 +162,6 @@ pub enum Command {
     Compare(CompareConfig),
 }
 
-/// What `quickbench compare` needs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CompareConfig {
-    /// The reports: files, or `-` for standard input (once).
-    pub inputs: Vec<String>,
-    /// One row per report (the fleet table), whatever the width.
-    pub table: bool,
-    /// The comparison as one JSON document.
-    pub json: bool,
-}
-
 #[derive(Parser, Debug)]
 #[command(
     name = "quickbench compare",
@@ -188,7 +178,7 @@ the first when they fit the terminal, else one row per report with the key \
 figures, their median, and every figure more than 15 % worse than the \
 median marked with *.",
     after_help = "Exit status: 0 compared; 2 bad usage or an input that cannot be read \
-(the message names the file and line)."
+(the message names the file and line); 141 stdout closed early (`| head`)."
 )]
 struct CompareArgs {
     /// The reports (files, or - for standard input), at least two

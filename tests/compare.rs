@@ -398,3 +398,35 @@ fn stdin_is_one_of_the_inputs() {
     let c: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(c["reports"][0]["file"], "-");
 }
+
+#[test]
+fn a_closed_stdout_exits_141_quietly() {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let d = tempfile::tempdir().unwrap();
+    let (txt, json) = stand_in(d.path(), "vm");
+    // stdout is a pipe whose reading end is already closed, as after
+    // `quickbench compare a b | head -1` once head has gone: the first
+    // write fails with EPIPE, whatever the timing.
+    let mut fds = [0; 2];
+    // SAFETY: pipe() fills two new descriptors, each owned once below.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    drop(read);
+    for json_flag in [false, true] {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_quickbench"));
+        c.arg("compare");
+        if json_flag {
+            c.arg("--json");
+        }
+        let out = c
+            .arg(&txt)
+            .arg(&json)
+            .stdout(write.try_clone().unwrap())
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(141), "{err}");
+        assert!(err.is_empty(), "a closed stdout ends quietly: {err}");
+    }
+}
