@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use quickbench::cli::{self, Command, Config, Usage};
-use quickbench::compare::{self, CompareConfig, Style};
+use quickbench::compare::{self, CompareConfig, HtmlTo, Style};
 use quickbench::progress::Progress;
 use quickbench::report::json::JsonSink;
 use quickbench::report::text::TextSink;
@@ -89,9 +89,9 @@ fn outputs<'p>(
     Ok(out)
 }
 
-/// `quickbench compare`: the comparison on stdout; exit 0, 2 when an input
-/// cannot be read, 141 when stdout was closed early, 1 when stdout cannot
-/// be written.
+/// `quickbench compare`: the comparison on stdout, and the HTML page where
+/// `--html` says; exit 0, 2 when an input cannot be read, 1 when the page
+/// or stdout cannot be written, 141 when stdout was closed early.
 fn compare(cfg: &CompareConfig) -> ExitCode {
     let inputs = match compare::load(&cfg.inputs) {
         Ok(i) => i,
@@ -101,7 +101,18 @@ fn compare(cfg: &CompareConfig) -> ExitCode {
         }
     };
     let c = compare::compare(&inputs);
-    let text = if cfg.json {
+    if let Some(HtmlTo::File(path)) = &cfg.html {
+        if let Err(e) = std::fs::write(path, compare::html(&c)) {
+            report::stderr_line(&format!(
+                "{}: cannot write the HTML page: {e} (give --html a writable file, or --html - for stdout)",
+                path.display()
+            ));
+            return ExitCode::from(1);
+        }
+    }
+    let text = if cfg.html == Some(HtmlTo::Stdout) {
+        compare::html(&c)
+    } else if cfg.json {
         compare::render_json(&c)
     } else {
         compare::render_text(&c, &stdout_style(), cfg.table)

@@ -44,8 +44,10 @@ pub struct FleetRow {
     pub name: String,
     /// The figures (`null` when the report lacks it).
     pub values: Vec<Option<f64>>,
-    /// True where the figure is more than 15 % worse than the median.
-    pub outlier: Vec<bool>,
+    /// Per figure, why it is flagged as an outlier ([`outliers`]), `None`
+    /// where it is not; the JSON says `true` where flagged.
+    #[serde(serialize_with = "flagged")]
+    pub outlier: Vec<Option<String>>,
     /// True where the figure is not comparable with the others (another
     /// loop definition, the bash latency column, an interrupted line).
     pub not_comparable: Vec<bool>,
@@ -165,34 +167,23 @@ pub fn fleet_table(inputs: &[Input], reports: &[ReportInfo]) -> FleetTable {
         );
     }
     let ok = |c: usize, cell: &Option<(f64, Option<String>)>| matches!(cell, Some((_, m)) if m.as_deref() != Some("interrupted") && (m.is_none() || *m == usual[c]));
-    let medians: Vec<Option<f64>> = (0..KEY_FIGURES.len())
+    let columns: Vec<(Option<f64>, Vec<Option<String>>)> = (0..KEY_FIGURES.len())
         .map(|c| {
-            median(
-                cells
-                    .iter()
-                    .filter(|row| ok(c, &row[c]))
-                    .filter_map(|row| row[c].as_ref().map(|(v, _)| *v))
-                    .collect(),
-            )
+            let comparable: Vec<Option<f64>> = cells
+                .iter()
+                .map(|row| ok(c, &row[c]).then(|| row[c].as_ref().map(|(v, _)| *v))?)
+                .collect();
+            outliers(&comparable, KEY_FIGURES[c].2)
         })
         .collect();
     let rows = cells
         .iter()
         .zip(reports)
-        .map(|(row, info)| FleetRow {
+        .enumerate()
+        .map(|(n, (row, info))| FleetRow {
             name: info.name.clone(),
             values: row.iter().map(|c| c.as_ref().map(|(v, _)| *v)).collect(),
-            outlier: row
-                .iter()
-                .enumerate()
-                .map(|(c, cell)| match (cell, medians[c]) {
-                    (Some((v, _)), Some(m)) if ok(c, cell) && m > 0.0 => match KEY_FIGURES[c].2 {
-                        Better::Higher => *v < m * (1.0 - OUTLIER_BEYOND),
-                        Better::Lower => *v > m * (1.0 + OUTLIER_BEYOND),
-                    },
-                    _ => false,
-                })
-                .collect(),
+            outlier: columns.iter().map(|(_, why)| why[n].clone()).collect(),
             not_comparable: row
                 .iter()
                 .enumerate()
@@ -210,8 +201,49 @@ pub fn fleet_table(inputs: &[Input], reports: &[ReportInfo]) -> FleetTable {
             })
             .collect(),
         rows,
-        median: medians,
+        median: columns.into_iter().map(|(m, _)| m).collect(),
     }
+}
+
+/// The outlier rule, in words: what `*` and the page's red dots mean.
+pub fn outlier_rule() -> String {
+    format!(
+        "more than {} % worse than the median",
+        (OUTLIER_BEYOND * 100.0) as u32
+    )
+}
+
+/// The outlier rule, for one key figure: the median of the comparable
+/// figures (`comparable[n]`: report `n`'s figure, `None` when it lacks it
+/// or it does not compare), and for each report why its figure is flagged
+/// (`None`: it is not). Flagged: more than [`OUTLIER_BEYOND`] worse than
+/// the median in the figure's direction. The fleet table and every
+/// renderer take the decision and its reason from here.
+pub fn outliers(comparable: &[Option<f64>], better: Better) -> (Option<f64>, Vec<Option<String>>) {
+    let m = median(comparable.iter().flatten().copied().collect());
+    let why = comparable
+        .iter()
+        .map(|v| {
+            let (v, m) = ((*v)?, m.filter(|m| *m > 0.0)?);
+            let off = match better {
+                Better::Higher if v < m * (1.0 - OUTLIER_BEYOND) => (1.0 - v / m, "below"),
+                Better::Lower if v > m * (1.0 + OUTLIER_BEYOND) => (v / m - 1.0, "above"),
+                _ => return None,
+            };
+            Some(format!(
+                "{:.0} % {} the median (the limit: {} % worse)",
+                off.0 * 100.0,
+                off.1,
+                (OUTLIER_BEYOND * 100.0) as u32
+            ))
+        })
+        .collect();
+    (m, why)
+}
+
+/// `outlier` in the JSON: `true` where flagged.
+fn flagged<S: serde::Serializer>(why: &[Option<String>], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(why.iter().map(Option::is_some))
 }
 
 #[cfg(test)]
@@ -223,5 +255,47 @@ mod tests {
         assert_eq!(median(vec![3.0, 1.0, 2.0]), Some(2.0));
         assert_eq!(median(vec![4.0, 1.0, 2.0, 3.0]), Some(2.5));
         assert_eq!(median(vec![]), None);
+    }
+
+    #[test]
+    fn outliers_are_more_than_15_percent_worse_than_the_median() {
+        let (m, why) = outliers(
+            &[
+                Some(100.0),
+                Some(100.0),
+                Some(100.0),
+                Some(84.0),
+                Some(86.0),
+                None,
+            ],
+            Better::Higher,
+        );
+        assert_eq!(m, Some(100.0));
+        assert_eq!(
+            why[3].as_deref(),
+            Some("16 % below the median (the limit: 15 % worse)")
+        );
+        assert_eq!(why.iter().filter(|w| w.is_some()).count(), 1, "{why:?}");
+        // latency: higher is worse
+        let (m, why) = outliers(
+            &[
+                Some(40.0),
+                Some(40.0),
+                Some(40.0),
+                Some(48.0),
+                Some(45.0),
+                Some(20.0),
+            ],
+            Better::Lower,
+        );
+        assert_eq!(m, Some(40.0));
+        assert_eq!(
+            why[3].as_deref(),
+            Some("20 % above the median (the limit: 15 % worse)")
+        );
+        assert_eq!(why.iter().filter(|w| w.is_some()).count(), 1, "{why:?}");
+        // a zero median flags nothing
+        let (_, why) = outliers(&[Some(0.0), Some(0.0), Some(5.0)], Better::Lower);
+        assert!(why.iter().all(Option::is_none));
     }
 }

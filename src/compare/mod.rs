@@ -12,8 +12,8 @@
 //! missing. With more than two reports, [`fleet`] gives the key figures of
 //! each, their median and the outliers (more than 15 % worse than the
 //! median). The comparison is data ([`Comparison`], serialized as the
-//! `--json` document); [`render`] writes it, in the [`Style`] of the
-//! terminal. Writing it and the exit status are the binary's.
+//! `--json` document); [`render`] writes it as text in the [`Style`] of the
+//! terminal, as JSON, or as one HTML page ([`html`]). Writing it and the exit status are the binary's.
 
 pub mod comparison;
 pub mod facts;
@@ -27,6 +27,7 @@ pub use comparison::{compare, Comparison, ReportInfo, Row, COMPARE_SCHEMA_VERSIO
 pub use facts::{facts, Better, Fact};
 pub use fleet::{fleet_table, FleetColumn, FleetRow, FleetTable, OUTLIER_BEYOND};
 pub use load::{load, Input};
+pub use render::html::html;
 pub use render::render_json;
 pub use render::table::render_table;
 pub use render::text::render_text;
@@ -42,4 +43,15 @@ pub struct CompareConfig {
     pub table: bool,
     /// The comparison as one JSON document.
     pub json: bool,
+    /// Where the HTML page goes, if asked for.
+    pub html: Option<HtmlTo>,
+}
+
+/// Where `--html` writes the page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HtmlTo {
+    /// Standard output, instead of the text (`--html -`).
+    Stdout,
+    /// This file, besides the text or JSON on stdout.
+    File(std::path::PathBuf),
 }

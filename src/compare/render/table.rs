@@ -1,19 +1,11 @@
 //! The fleet table as text: one row per report, the key figures, their
 //! median, and `*` after every outlier.
 
-use super::header_text;
+use super::{header_text, short};
 use crate::compare::comparison::Comparison;
-use crate::compare::fleet::{FleetTable, OUTLIER_BEYOND};
+use crate::compare::fleet::{outlier_rule, FleetTable};
 use crate::compare::style::Style;
 use crate::compare::verdict::Verdict;
-use crate::units::dd_rate;
-
-fn short(v: f64, unit: &str) -> String {
-    if unit == "B/s" {
-        return dd_rate(v.max(0.0) as u64, 1_000_000_001);
-    }
-    format!("{}", v.max(0.0) as u64)
-}
 
 /// The fleet table: one row per report, the key figures as columns, the
 /// median, and `*` after every figure more than 15 % worse than it.
@@ -25,8 +17,8 @@ pub fn render_table(c: &Comparison, style: &Style) -> String {
     });
     let mut out = header_text(c);
     out.push_str(&format!(
-        "* more than {} % worse than the median; \u{2020} not comparable (another loop definition, an interrupted line, the bash latency column)\n\n",
-        (OUTLIER_BEYOND * 100.0) as u32
+        "* {}; \u{2020} not comparable (another loop definition, an interrupted line, the bash latency column)\n\n",
+        outlier_rule()
     ));
     let name_w = t
         .rows
@@ -71,7 +63,7 @@ pub fn render_table(c: &Comparison, style: &Style) -> String {
     for r in &t.rows {
         let cells = (0..t.columns.len())
             .map(|c| {
-                let mark = if r.outlier[c] {
+                let mark = if r.outlier[c].is_some() {
                     "*"
                 } else if r.not_comparable[c] {
                     "\u{2020}"
@@ -80,7 +72,7 @@ pub fn render_table(c: &Comparison, style: &Style) -> String {
                 };
                 let text = cell(r.values[c], c, mark);
                 let text = format!("{text:>w$}", w = widths[c]);
-                if r.outlier[c] {
+                if r.outlier[c].is_some() {
                     style.paint(&text, &Verdict::Worse)
                 } else {
                     text

@@ -1,37 +1,10 @@
 //! The text of a comparison: two reports side by side, or one column per
 //! report.
 
-use super::{column, header_text, table::render_table};
+use super::{cell_text, column, header_text, section_title, table::render_table, verdict_words};
 use crate::compare::comparison::{Comparison, Row};
 use crate::compare::style::Style;
 use crate::compare::verdict::Verdict;
-
-/// A figure as people read it: the printed text, and the bash original's
-/// rates as printed too.
-fn cell_text(row: &Row, n: usize) -> String {
-    let mut t = row.texts[n].clone().unwrap_or_else(|| "-".into());
-    if !row.marks[n].is_empty() {
-        t.push_str(&format!(" ({})", row.marks[n].join(", ")));
-    }
-    t
-}
-
-fn verdict_words(row: &Row, n: usize) -> String {
-    match &row.verdicts[n] {
-        Verdict::Reference => String::new(),
-        Verdict::Equal => format!("\u{2248} {}", ratio_text(row.ratios[n])),
-        Verdict::Better => format!("{} better", ratio_text(row.ratios[n])),
-        Verdict::Worse => format!("{} worse", ratio_text(row.ratios[n])),
-        Verdict::Same => "same".into(),
-        Verdict::Different => "different".into(),
-        Verdict::NotComparable { why } => format!("not comparable: {why}"),
-        Verdict::Missing => "missing".into(),
-    }
-}
-
-fn ratio_text(r: Option<f64>) -> String {
-    r.map_or("?".into(), |r| format!("x{r:.2}"))
-}
 
 /// The text of a comparison: two reports side by side, or one column per
 /// report when they fit `style.width`, else the fleet table.
@@ -123,34 +96,6 @@ fn info_line(r: &Row, c: &Comparison, label_w: usize, style: &Style) -> String {
         .collect();
     s.push_str(&format!("different: {}\n", parts.join(" | ")));
     s
-}
-
-/// A section's title: storage sections name each report's device and
-/// filesystem when they differ.
-fn section_title(c: &Comparison, section: &str) -> String {
-    if !section.starts_with("Storage bandwidth - ") {
-        return section.to_string();
-    }
-    let storage = c
-        .rows
-        .iter()
-        .find(|r| r.section == "Storage bandwidth" && r.label == "Storage");
-    match storage {
-        Some(r) if r.texts.iter().any(|t| *t != r.texts[0]) => {
-            let both: Vec<String> = (0..c.reports.len())
-                .map(|n| {
-                    format!(
-                        "{}: {}",
-                        column(c, n),
-                        r.texts[n].clone().unwrap_or_else(|| "?".into())
-                    )
-                })
-                .collect();
-            format!("{section} ({})", both.join(", "))
-        }
-        Some(r) => format!("{section} ({})", r.texts[0].clone().unwrap_or_default()),
-        None => section.to_string(),
-    }
 }
 
 /// The width one column per report takes.
