@@ -17,6 +17,7 @@ pub const ADVISED_DELAY_S: f64 = 10.0;
 /// The default loop delay, which the original's README also names as the
 /// least for statistically meaningful results.
 pub const DEFAULT_DELAY_S: f64 = 30.0;
+use crate::compare::{CompareConfig, HtmlTo};
 use crate::dd_io::DEFAULT_MAX_SIZE_BYTES;
 
 pub use crate::model::{BlockSize, Section};
@@ -161,17 +162,6 @@ pub enum Command {
     Compare(CompareConfig),
 }
 
-/// What `quickbench compare` needs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CompareConfig {
-    /// The reports: files, or `-` for standard input (once).
-    pub inputs: Vec<String>,
-    /// One row per report (the fleet table), whatever the width.
-    pub table: bool,
-    /// The comparison as one JSON document.
-    pub json: bool,
-}
-
 #[derive(Parser, Debug)]
 #[command(
     name = "quickbench compare",
@@ -186,9 +176,16 @@ bash original's CPU loop against ours, its latency column, interrupted or \
 stopped lines); the line says why. More reports: one column each against \
 the first when they fit the terminal, else one row per report with the key \
 figures, their median, and every figure more than 15 % worse than the \
-median marked with *.",
-    after_help = "Exit status: 0 compared; 2 bad usage or an input that cannot be read \
-(the message names the file and line)."
+median marked with *.\n\n\
+--html FILE also writes the comparison as one self-contained HTML page \
+(inline SVG and CSS, no network access): for two reports, a bar of B/A per \
+figure with its verdict; for more, one strip per key figure, every host a \
+dot on a log scale, the median marked, the outliers named and listed. The \
+text still goes to stdout; --html - puts the page on stdout instead of the \
+text (not with --json).",
+    after_help = "Exit status: 0 compared; 1 the --html file or stdout cannot be written \
+(the message names the file); 2 bad usage or an input that cannot be read \
+(the message names the file and line); 141 stdout closed early (`| head`)."
 )]
 struct CompareArgs {
     /// The reports (files, or - for standard input), at least two
@@ -202,6 +199,11 @@ struct CompareArgs {
     /// The comparison as one JSON document (schema/compare.schema.json)
     #[arg(long)]
     json: bool,
+
+    /// Also write the comparison as one self-contained HTML page to FILE
+    /// (- : the page on stdout, instead of the text)
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 }
 
 /// Parses the command line (`args` includes the program name): a run, or
@@ -227,10 +229,23 @@ where
                 "standard input (-) can be read once only".into(),
             ));
         }
+        let html = a.html.map(|p| {
+            if p.as_os_str() == "-" {
+                HtmlTo::Stdout
+            } else {
+                HtmlTo::File(p)
+            }
+        });
+        if a.json && html == Some(HtmlTo::Stdout) {
+            return Err(Usage::Bad(
+                "--json and --html - both write to stdout: give --html a file name".into(),
+            ));
+        }
         return Ok(Command::Compare(CompareConfig {
             inputs: a.inputs,
             table: a.table,
             json: a.json,
+            html,
         }));
     }
     parse(args).map(Command::Run)
@@ -450,6 +465,21 @@ mod tests {
         assert!(matches!(
             parse_command(["quickbench", "compare", "--help"]),
             Err(Usage::Info(_))
+        ));
+        match parse_command(["quickbench", "compare", "--html", "p.html", "a", "b"]) {
+            Ok(Command::Compare(c)) => {
+                assert_eq!(c.html, Some(HtmlTo::File("p.html".into())));
+                assert_eq!(c.inputs, ["a", "b"]);
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse_command(["quickbench", "compare", "a", "b", "--html", "-"]) {
+            Ok(Command::Compare(c)) => assert_eq!(c.html, Some(HtmlTo::Stdout)),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            parse_command(["quickbench", "compare", "--json", "--html", "-", "a", "b"]),
+            Err(Usage::Bad(why)) if why.contains("--html a file name")
         ));
     }
 
