@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use quickbench::blockdev::{check_layout, device_layout, fuse_backing, resolve_dir, DeviceLayout};
-use quickbench::dd_io::reach::judge_line;
+use quickbench::conditions::reach::judge_line;
 use quickbench::dd_io::{self, Direction, IoConfig, LineResult};
 use quickbench::Sysroot;
 

@@ -8,6 +8,7 @@
 pub mod blockdev;
 pub mod cli;
 pub mod compare;
+pub mod conditions;
 pub mod cpu_loop;
 pub mod dd_io;
 pub mod fsclass;

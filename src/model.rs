@@ -334,10 +334,10 @@ pub struct Extended {
     pub device_details: Vec<DeviceDetails>,
     /// What else the host did during the SMT probe.
     #[serde(default)]
-    pub smt_probe_load: Option<crate::sysinfo::load::StepLoad>,
+    pub smt_probe_load: Option<crate::conditions::StepLoad>,
     /// What else the host did during the DRAM runs.
     #[serde(default)]
-    pub dram_load: Option<crate::sysinfo::load::StepLoad>,
+    pub dram_load: Option<crate::conditions::StepLoad>,
 }
 
 /// A section that could not run, and why (the exit status is 1 when there

@@ -12,6 +12,8 @@ use std::time::Duration;
 
 use crate::blockdev::{self, Target};
 use crate::cli::{Config, Section};
+use crate::conditions::io::{other_io, OurIo};
+use crate::conditions::{mark, reach, Mark, Sampler, Step};
 use crate::cpu_loop::smt::{SmtPlan, SmtProbe};
 use crate::cpu_loop::{self, LoopStep};
 use crate::dd_io::{self, Advisory, Direction, IoConfig, IoSkip, LineResult};
@@ -21,7 +23,6 @@ use crate::model::{BlockSize, CpuInfo, Extended, IoSetup, Memory, Report};
 use crate::report::text::Item;
 use crate::report::Console;
 use crate::sysinfo::cgroup::{self, CgroupLimits};
-use crate::sysinfo::load::{self, LoadSampler, Mark, OurIo};
 use crate::sysinfo::procstat;
 use crate::{plan, signals, sysinfo, Sysroot};
 
@@ -80,12 +81,7 @@ pub trait Measure {
     fn dram(&self, sys: &Sysroot, delay: Duration) -> DramBandwidth;
     /// Starts sampling what else the host did during a step (other
     /// processes, steal, cgroup throttling), if it can be read.
-    fn load_sampler(
-        &self,
-        sys: &Sysroot,
-        cpus: &[u32],
-        limits: &CgroupLimits,
-    ) -> Option<LoadSampler>;
+    fn load_sampler(&self, sys: &Sysroot, cpus: &[u32], limits: &CgroupLimits) -> Option<Sampler>;
 }
 
 /// An open storage workspace.
@@ -147,13 +143,8 @@ impl Measure for Live {
         dram::measure(sys, delay, &signals::stop_requested)
     }
 
-    fn load_sampler(
-        &self,
-        sys: &Sysroot,
-        cpus: &[u32],
-        limits: &CgroupLimits,
-    ) -> Option<LoadSampler> {
-        LoadSampler::start(sys, cpus, limits).ok()
+    fn load_sampler(&self, sys: &Sysroot, cpus: &[u32], limits: &CgroupLimits) -> Option<Sampler> {
+        Sampler::start(sys, cpus, limits).ok()
     }
 }
 
@@ -259,7 +250,7 @@ impl Measure for StandIn {
     }
 
     /// Nothing is sampled: the stand-in's figures are never distorted.
-    fn load_sampler(&self, _: &Sysroot, _: &[u32], _: &CgroupLimits) -> Option<LoadSampler> {
+    fn load_sampler(&self, _: &Sysroot, _: &[u32], _: &CgroupLimits) -> Option<Sampler> {
         None
     }
 }
@@ -446,7 +437,7 @@ impl<'a> Run<'a> {
     }
 
     /// Starts sampling the host's load around a step.
-    fn sample(&self) -> Option<LoadSampler> {
+    fn sample(&self) -> Option<Sampler> {
         self.measure
             .load_sampler(&self.sys, &self.cpus, &self.limits)
     }
@@ -457,14 +448,7 @@ impl<'a> Run<'a> {
             return;
         }
         self.marks_explained = true;
-        self.console.warn(
-            "a mark after a figure says what distorted it: busy (other processes used the CPUs \
-             the step needed; a lower figure on a busy step is not a sign of SMT), steal (the \
-             hypervisor took CPU time), throttled (the cgroup CPU quota stopped the jobs), other \
-             I/O (the device served I/O that was not ours), cached (the device saw much less \
-             than was moved: a cache served the figure). Stop the other workload and rerun, or \
-             compare only unmarked figures",
-        );
+        self.console.warn(&mark::explanation());
     }
 
     /// The header.
@@ -506,7 +490,7 @@ impl<'a> Run<'a> {
             let mut step = self.measure.cpu_step(&self.sys, jobs, self.cfg.loop_delay);
             if let Some(s) = sampler {
                 let l = s.finish(f64::from(jobs));
-                step.marks = l.marks();
+                step.marks = mark::marks(Step::Cpu, Some(&l), None);
                 step.load = Some(l);
             }
             self.explain(&step.marks.clone());
@@ -549,7 +533,7 @@ impl<'a> Run<'a> {
             Ok(mut bw) => {
                 if let Some(s) = sampler {
                     let l = s.finish(1.0);
-                    bw.marks = l.marks();
+                    bw.marks = mark::marks(Step::Memory, Some(&l), None);
                     bw.load = Some(l);
                 }
                 self.explain(&bw.marks.clone());
@@ -678,25 +662,11 @@ impl<'a> Run<'a> {
                         .iter()
                         .map(|d| (d.device.clone(), d.delta))
                         .collect();
-                    l.io = load::other_io(&OurIo::of_line(&line), &deltas);
-                    // No busy or steal mark on a storage line: its own I/O
-                    // makes both. It runs partly in kernel threads (the loop
-                    // worker, dm-crypt, the block layer's workers), which
-                    // /proc/stat counts as other processes, and on a VM the
-                    // host's threads serving our virtio I/O take the vCPUs'
-                    // cores (6-8 % steal on quiet 4k lines with 4 and 16 jobs
-                    // on a 2-vCPU guest). The figures are kept; other I/O,
-                    // throttling and caches are marked.
-                    line.marks = l
-                        .marks()
-                        .into_iter()
-                        .filter(|m| !matches!(m, Mark::Busy { .. } | Mark::Steal { .. }))
-                        .collect();
-                    if let Some(layout) = &layout {
-                        let reach = dd_io::reach::judge_line(&line, layout);
-                        line.marks.extend(reach.mark());
-                        line.reach = Some(reach);
-                    }
+                    l.io = other_io(&OurIo::of_line(&line), &deltas);
+                    line.reach = layout
+                        .as_ref()
+                        .map(|layout| reach::judge_line(&line, layout));
+                    line.marks = mark::marks(Step::Storage, Some(&l), line.reach.as_ref());
                     line.load = Some(l);
                     self.explain(&line.marks.clone());
                     if let Some(e) = &line.error {
@@ -738,7 +708,7 @@ impl<'a> Run<'a> {
             let probe = self.measure.smt_probe(&self.sys, self.cfg.loop_delay);
             // Two jobs at a time, on two CPUs.
             let load = sampler.map(|s| s.finish(2.0));
-            self.explain(&load.as_ref().map(|l| l.marks()).unwrap_or_default());
+            self.explain(&mark::marks(Step::Cpu, load.as_ref(), None));
             self.after_step("SMT probe", probe.cut_short)?;
             if let Some(x) = &mut self.report.extended {
                 x.smt_probe = Some(probe);
@@ -752,7 +722,7 @@ impl<'a> Run<'a> {
             let dram = self.measure.dram(&self.sys, self.cfg.loop_delay);
             // The all-CPU run needs every CPU.
             let load = sampler.map(|s| s.finish(self.cpus.len().max(1) as f64));
-            self.explain(&load.as_ref().map(|l| l.marks()).unwrap_or_default());
+            self.explain(&mark::marks(Step::Memory, load.as_ref(), None));
             let cut = dram.single.cut_short || dram.all.as_ref().is_some_and(|r| r.cut_short);
             self.after_step("DRAM bandwidth", cut)?;
             if let Some(x) = &mut self.report.extended {

@@ -12,7 +12,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use quickbench::blockdev::{check_layout, daemon_dirs, fuse_backing, resolve_dir, BackingFrom};
-use quickbench::dd_io::reach::{judge_line, Reach, Verdict};
+use quickbench::conditions::reach::{judge_line, Reach, Verdict};
 use quickbench::dd_io::{self, Direction, IoConfig, LineResult};
 use quickbench::Sysroot;
 

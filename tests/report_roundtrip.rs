@@ -3,6 +3,7 @@
 //! generated models (a fixed-seed generator, so a failure repeats).
 
 use quickbench::blockdev::DiskRow;
+use quickbench::conditions::Mark;
 use quickbench::cpu_loop::LoopStep;
 use quickbench::dd_io::{Direction, LineResult};
 use quickbench::membw::DdBandwidth;
@@ -11,7 +12,6 @@ use quickbench::model::{
 };
 use quickbench::report::read::read_text;
 use quickbench::report::text::render;
-use quickbench::sysinfo::load::Mark;
 
 /// xorshift64*: small, deterministic.
 struct Rng(u64);

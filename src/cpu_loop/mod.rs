@@ -46,11 +46,11 @@ pub struct LoopStep {
     pub conditions: Option<crate::sysinfo::procstat::StepConditions>,
     /// Other processes, steal and cgroup throttling during the step.
     #[serde(default)]
-    pub load: Option<crate::sysinfo::load::StepLoad>,
+    pub load: Option<crate::conditions::StepLoad>,
     /// What distorted the figure, when something did (busy host, steal,
     /// throttling): printed after the line.
     #[serde(default)]
-    pub marks: Vec<crate::sysinfo::load::Mark>,
+    pub marks: Vec<crate::conditions::Mark>,
 }
 
 /// Job counts of the steps: 1, 2, 4, 8 ... while at most `usable_cpus`.

@@ -72,14 +72,14 @@ pub struct LineResult {
     /// Other processes, steal, throttling and other I/O on the devices
     /// during the line.
     #[serde(default)]
-    pub load: Option<crate::sysinfo::load::StepLoad>,
+    pub load: Option<crate::conditions::StepLoad>,
     /// Whether our bytes reached the target's devices.
     #[serde(default)]
-    pub reach: Option<super::reach::Reach>,
+    pub reach: Option<crate::conditions::reach::Reach>,
     /// What distorted the figures, when something did (busy host, other
     /// I/O, a cache): printed after the line.
     #[serde(default)]
-    pub marks: Vec<crate::sysinfo::load::Mark>,
+    pub marks: Vec<crate::conditions::Mark>,
 }
 
 impl LineResult {

@@ -33,10 +33,10 @@ pub struct DdBandwidth {
     pub cut_short: bool,
     /// Other processes, steal and cgroup throttling during the step.
     #[serde(default)]
-    pub load: Option<crate::sysinfo::load::StepLoad>,
+    pub load: Option<crate::conditions::StepLoad>,
     /// What distorted the figure, when something did: printed after it.
     #[serde(default)]
-    pub marks: Vec<crate::sysinfo::load::Mark>,
+    pub marks: Vec<crate::conditions::Mark>,
 }
 
 impl DdBandwidth {

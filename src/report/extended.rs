@@ -4,12 +4,12 @@
 //! `Label     : value` lines, one figure per column, units written out.
 
 use crate::blockdev::details::DeviceDetails;
+use crate::conditions::StepLoad;
 use crate::cpu_loop::smt::SmtProbe;
 use crate::cpu_loop::LoopStep;
 use crate::dd_io::{Direction, LineResult};
 use crate::membw::dram::{DramBandwidth, DramRun};
 use crate::model::BlockSize;
-use crate::sysinfo::load::StepLoad;
 use crate::sysinfo::procstat::MhzSource;
 
 /// `[ Extended: CPU ]`: steal time and clock of each loop step, then the

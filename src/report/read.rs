@@ -15,6 +15,7 @@
 use std::fmt;
 
 use crate::blockdev::DiskRow;
+use crate::conditions::Mark;
 use crate::cpu_loop::LoopStep;
 use crate::dd_io::{Direction, LineResult};
 use crate::membw::DdBandwidth;
@@ -24,7 +25,6 @@ use crate::model::{
 };
 use crate::report::text::{BUFFERED_NOTE, MEMORY_NOTE, NOTES_LABEL, NOTES_SEPARATOR, REMOTE_NOTE};
 use crate::sysinfo::cgroup::{CpuQuota, Hierarchy};
-use crate::sysinfo::load::Mark;
 
 /// Why a report could not be read: the file, the line (1-based; 0 when the
 /// whole file is at fault) and what was expected.
@@ -964,58 +964,10 @@ fn parse_marks(text: &str) -> Option<(Flag, Vec<Mark>)> {
             m if m.starts_with("stopped: ") && flag == Flag::None && marks.is_empty() => {
                 flag = Flag::Stopped(Some(m["stopped: ".len()..].to_string()))
             }
-            m => marks.push(parse_mark(m)?),
+            m => marks.push(Mark::parse(m)?),
         }
     }
     Some((flag, marks))
-}
-
-/// A number as a mark prints it (`48`, `0.4`).
-fn mark_number(s: &str) -> Option<f64> {
-    let ok = !s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || c == '.');
-    ok.then(|| s.parse().ok()).flatten()
-}
-
-/// One load or cache mark, as `text::mark_text` prints it.
-fn parse_mark(m: &str) -> Option<Mark> {
-    if let Some(r) = m.strip_prefix("busy: other processes used ") {
-        let n = mark_number(r.strip_suffix(" % of a CPU")?)?;
-        return Some(Mark::Busy {
-            others_cpu_percent: n,
-            others_percent_of_needed: 0.0,
-        });
-    }
-    if let Some(r) = m.strip_prefix("steal ") {
-        return Some(Mark::Steal {
-            percent: mark_number(r.strip_suffix(" %")?)?,
-        });
-    }
-    if let Some(r) = m.strip_prefix("other I/O on ") {
-        let (device, n) = r.rsplit_once(": ")?;
-        return Some(Mark::OtherIo {
-            device: device.to_string(),
-            percent: mark_number(n.strip_suffix(" %")?)?,
-        });
-    }
-    if let Some(r) = m.strip_prefix("throttled ") {
-        return Some(Mark::Throttled {
-            percent: mark_number(r.strip_suffix(" %: cgroup CPU quota")?)?,
-        });
-    }
-    if let Some(r) = m.strip_prefix("cached: ") {
-        let (devices, r) = r.rsplit_once(" saw ")?;
-        let (n, what) = r.split_once(" % of these ")?;
-        return Some(Mark::Cached {
-            devices: devices.to_string(),
-            percent: mark_number(n)?,
-            reads: match what {
-                "reads" => true,
-                "writes" => false,
-                _ => return None,
-            },
-        });
-    }
-    None
 }
 
 /// The errno the engine names `name` (`EIO`), if it is one it names.

@@ -12,6 +12,7 @@ use std::io::{self, Write};
 
 use crate::blockdev::details::DeviceDetails;
 use crate::blockdev::DiskRow;
+use crate::conditions::{mark, Mark, StepLoad};
 use crate::cpu_loop::LoopStep;
 use crate::dd_io::LineResult;
 use crate::membw::DdBandwidth;
@@ -21,7 +22,6 @@ use crate::model::{
 use crate::plan::{human_bytes, human_duration, Plan};
 use crate::progress::Progress;
 use crate::sysinfo::cgroup::{CpuQuota, Hierarchy};
-use crate::sysinfo::load::Mark;
 use crate::units::dd_rate;
 
 /// One piece of the report, written as soon as it is known.
@@ -191,7 +191,7 @@ fn body(r: &Report, item: Item) -> Vec<String> {
                 super::extended::cpu_lines(&r.cpu_loop, x.and_then(|x| x.smt_probe.as_ref()));
             v.extend(
                 x.and_then(|x| x.smt_probe_load.as_ref())
-                    .and_then(|l| load_line("SMT probe", l)),
+                    .and_then(|l| load_line("SMT probe", l, mark::Step::Cpu)),
             );
             v
         }
@@ -217,7 +217,7 @@ fn body(r: &Report, item: Item) -> Vec<String> {
                 )
                 .chain(
                     x.and_then(|x| x.dram_load.as_ref())
-                        .and_then(|l| load_line("DRAM runs", l)),
+                        .and_then(|l| load_line("DRAM runs", l, mark::Step::Memory)),
                 )
                 .collect()
         }
@@ -402,14 +402,14 @@ pub fn cpu_loop_line(step: &LoopStep) -> String {
 
 /// `Load      : during the SMT probe; others 3 % of a CPU, steal 0.1 %
 /// (busy: ...)`: an extended measurement's load, and its marks.
-fn load_line(what: &str, l: &crate::sysinfo::load::StepLoad) -> Option<String> {
+fn load_line(what: &str, l: &StepLoad, step: mark::Step) -> Option<String> {
     let words = super::extended::load_words(l);
     if words.is_empty() {
         // Nothing was read (a probe with nothing to run): no line.
         return None;
     }
     let mut s = format!("Load      : during the {what}{words}");
-    push_marks(&mut s, &l.marks());
+    push_marks(&mut s, &mark::marks(step, Some(l), None));
     Some(s)
 }
 
@@ -433,29 +433,15 @@ pub fn cpu_limit_line(q: &CpuQuota) -> String {
     )
 }
 
-/// The words of a mark, as printed between parentheses after a line.
+/// The words of a mark, as printed between parentheses after a line
+/// ([`Mark::text`]).
 pub fn mark_text(m: &Mark) -> String {
-    match m {
-        Mark::Busy {
-            others_cpu_percent, ..
-        } => format!("busy: other processes used {others_cpu_percent:.0} % of a CPU"),
-        Mark::Steal { percent } => format!("steal {percent:.0} %"),
-        Mark::OtherIo { device, percent } => format!("other I/O on {device}: {percent:.0} %"),
-        Mark::Throttled { percent } => format!("throttled {percent:.0} %: cgroup CPU quota"),
-        Mark::Cached {
-            devices,
-            percent,
-            reads,
-        } => format!(
-            "cached: {devices} saw {percent:.1} % of these {}",
-            if *reads { "reads" } else { "writes" }
-        ),
-    }
+    m.text()
 }
 
 fn push_marks(line: &mut String, marks: &[Mark]) {
     for m in marks {
-        line.push_str(&format!(" ({})", mark_text(m)));
+        line.push_str(&format!(" ({})", m.text()));
     }
 }
 
