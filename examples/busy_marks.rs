@@ -25,7 +25,7 @@ fn main() {
     for jobs in job_counts(cpus_within_quota(cpus.len(), &limits)) {
         let s = Sampler::start(&sys, &cpus, &limits).expect("/proc/stat");
         let step = run_step(jobs, Duration::from_secs_f64(delay), &|| false);
-        let load = s.finish(f64::from(jobs));
+        let load = s.finish(f64::from(jobs)).load;
         steps.push(serde_json::json!({
             "jobs": jobs,
             "loops_per_s_mean": step.loops_per_s_mean,

@@ -23,7 +23,6 @@ use crate::model::{BlockSize, CpuInfo, Extended, IoSetup, Memory, Report};
 use crate::report::text::Item;
 use crate::report::Console;
 use crate::sysinfo::cgroup::{self, CgroupLimits};
-use crate::sysinfo::procstat;
 use crate::{plan, signals, sysinfo, Sysroot};
 
 /// Why the run stopped early.
@@ -69,8 +68,9 @@ impl Output for Vec<Box<dyn Output + '_>> {
 
 /// Everything that measures. Each method returns plain data.
 pub trait Measure {
-    /// One CPU loop step of `jobs` jobs.
-    fn cpu_step(&self, sys: &Sysroot, jobs: u32, delay: Duration) -> LoopStep;
+    /// One CPU loop step of `jobs` jobs; `poll` is called every 10 ms or
+    /// so while it runs (the step's sampler reads the CPUs' clock).
+    fn cpu_step(&self, jobs: u32, delay: Duration, poll: &dyn Fn()) -> LoopStep;
     /// The dd-like memory bandwidth.
     fn memory_bandwidth(&self, sys: &Sysroot, delay: Duration) -> anyhow::Result<DdBandwidth>;
     /// Opens the storage workspace, or says why the sections cannot run.
@@ -111,20 +111,11 @@ pub fn measure_for(cfg: &Config) -> Box<dyn Measure> {
 pub struct Live;
 
 impl Measure for Live {
-    /// Steal time and clock are sampled around and during the step, when
-    /// /proc/stat is readable.
-    fn cpu_step(&self, sys: &Sysroot, jobs: u32, delay: Duration) -> LoopStep {
-        match procstat::Sampler::start(sys) {
-            Ok(sampler) => {
-                let mut step = cpu_loop::run_step(jobs, delay, &|| {
-                    sampler.poll();
-                    signals::stop_requested()
-                });
-                step.conditions = sampler.finish().ok();
-                step
-            }
-            Err(_) => cpu_loop::run_step(jobs, delay, &signals::stop_requested),
-        }
+    fn cpu_step(&self, jobs: u32, delay: Duration, poll: &dyn Fn()) -> LoopStep {
+        cpu_loop::run_step(jobs, delay, &|| {
+            poll();
+            signals::stop_requested()
+        })
     }
 
     fn memory_bandwidth(&self, sys: &Sysroot, delay: Duration) -> anyhow::Result<DdBandwidth> {
@@ -176,7 +167,7 @@ impl Storage for dd_io::Workspace {
 pub struct StandIn;
 
 impl Measure for StandIn {
-    fn cpu_step(&self, _: &Sysroot, jobs: u32, delay: Duration) -> LoopStep {
+    fn cpu_step(&self, jobs: u32, delay: Duration, _: &dyn Fn()) -> LoopStep {
         let each = 400_000_000.0 - 1_000.0 * f64::from(jobs);
         LoopStep {
             jobs,
@@ -486,12 +477,15 @@ impl<'a> Run<'a> {
         self.emit(Item::CpuLoopTitle)?;
         for jobs in cpu_jobs(&self.sys) {
             self.progress("CPU loop", &format!("{jobs} // jobs"), 1);
-            let sampler = self.sample();
-            let mut step = self.measure.cpu_step(&self.sys, jobs, self.cfg.loop_delay);
+            // One sampler: the load the marks judge and the clock of -x.
+            let sampler = self.sample().map(Sampler::with_clock);
+            let poll = || sampler.iter().for_each(Sampler::poll);
+            let mut step = self.measure.cpu_step(jobs, self.cfg.loop_delay, &poll);
             if let Some(s) = sampler {
-                let l = s.finish(f64::from(jobs));
-                step.marks = mark::marks(Step::Cpu, Some(&l), None);
-                step.load = Some(l);
+                let sample = s.finish(f64::from(jobs));
+                step.marks = mark::marks(Step::Cpu, Some(&sample.load), None);
+                step.conditions = sample.clock;
+                step.load = Some(sample.load);
             }
             self.explain(&step.marks.clone());
             self.after_step("CPU loop step", step.cut_short)?;
@@ -532,7 +526,7 @@ impl<'a> Run<'a> {
         {
             Ok(mut bw) => {
                 if let Some(s) = sampler {
-                    let l = s.finish(1.0);
+                    let l = s.finish(1.0).load;
                     bw.marks = mark::marks(Step::Memory, Some(&l), None);
                     bw.load = Some(l);
                 }
@@ -656,7 +650,7 @@ impl<'a> Run<'a> {
                     let sampler = self.sample();
                     let mut line = ws.run_line(bs, dir, jobs, self.cfg.loop_delay);
                     let needed = f64::from(jobs.min(self.cpus.len().max(1) as u32));
-                    let mut l = sampler.map(|s| s.finish(needed)).unwrap_or_default();
+                    let mut l = sampler.map(|s| s.finish(needed).load).unwrap_or_default();
                     let deltas: Vec<(String, dd_io::DeviceStatDelta)> = line
                         .device_deltas
                         .iter()
@@ -707,7 +701,7 @@ impl<'a> Run<'a> {
             let sampler = self.sample();
             let probe = self.measure.smt_probe(&self.sys, self.cfg.loop_delay);
             // Two jobs at a time, on two CPUs.
-            let load = sampler.map(|s| s.finish(2.0));
+            let load = sampler.map(|s| s.finish(2.0).load);
             self.explain(&mark::marks(Step::Cpu, load.as_ref(), None));
             self.after_step("SMT probe", probe.cut_short)?;
             if let Some(x) = &mut self.report.extended {
@@ -721,7 +715,7 @@ impl<'a> Run<'a> {
             let sampler = self.sample();
             let dram = self.measure.dram(&self.sys, self.cfg.loop_delay);
             // The all-CPU run needs every CPU.
-            let load = sampler.map(|s| s.finish(self.cpus.len().max(1) as f64));
+            let load = sampler.map(|s| s.finish(self.cpus.len().max(1) as f64).load);
             self.explain(&mark::marks(Step::Memory, load.as_ref(), None));
             let cut = dram.single.cut_short || dram.all.as_ref().is_some_and(|r| r.cut_short);
             self.after_step("DRAM bandwidth", cut)?;

@@ -262,7 +262,7 @@ fn a_one_cpu_quota_read_from_inside_and_its_throttling() {
         let t0 = Instant::now();
         std::thread::sleep(window);
         let t = s.finish().unwrap();
-        let load = step.finish(pids.len() as f64);
+        let load = step.finish(pids.len() as f64).load;
         let el = t0.elapsed().as_nanos() as u64;
         let used = children_cpu_ns(pids).saturating_sub(u0);
         let marks = mark::marks(Step::Cpu, Some(&load), None);

@@ -21,7 +21,7 @@ fn window(sys: &Sysroot, cpus: &[u32], ms: u64) -> StepLoad {
     let s = Sampler::start(sys, cpus, &CgroupLimits::default()).unwrap();
     // The "step" sleeps: whatever ran on the CPUs was someone else.
     std::thread::sleep(Duration::from_millis(ms));
-    s.finish(1.0)
+    s.finish(1.0).load
 }
 
 // One test, phases in sequence: a spinner of one phase must not run while

@@ -2,8 +2,9 @@
 //!
 //! [`Sampler`] snapshots the `cpuN` lines of `/proc/stat` and this
 //! process's own CPU time (`/proc/self/stat` utime + stime, all threads)
-//! when a step starts and when it ends, and the cgroup's throttling
-//! counters under a quota ([`ThrottleSampler`]); [`cpu_load`] is the pure
+//! when a step starts and when it ends, the cgroup's throttling counters
+//! under a quota ([`ThrottleSampler`]) and, for a CPU loop step, the CPUs'
+//! clock ([`super::clock`]); [`cpu_load`] is the pure
 //! arithmetic: other processes' CPU time on the CPUs the step used, and
 //! steal. Both files count in USER_HZ clock ticks
 //! (`sysconf(_SC_CLK_TCK)`, 100 on every mainstream kernel). The runner
@@ -15,6 +16,7 @@ use std::time::Instant;
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
+use super::clock::{Clock, ClockReader};
 use super::io::DeviceIoShare;
 use super::mark::BUSY_RESOLUTION_TICKS_PER_CPU;
 use super::percent;
@@ -222,16 +224,28 @@ pub struct StepLoad {
     pub io: Vec<DeviceIoShare>,
 }
 
-/// Samples the CPU accounting and the cgroup throttling around one step:
-/// [`Sampler::start`] when it starts, [`Sampler::finish`] when it
-/// ends (two reads of `/proc/stat`, `/proc/self/stat` and, under a quota,
-/// `cpu.stat`; nothing in between).
+/// What one [`Sampler`] saw around its step.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sample {
+    /// Other processes, steal and throttling.
+    pub load: StepLoad,
+    /// The CPUs' clock, with the same steal, when the sampler read it
+    /// ([`Sampler::with_clock`]).
+    pub clock: Option<Clock>,
+}
+
+/// Samples what else the host did around one step, once per step:
+/// [`Sampler::start`] when it starts, [`Sampler::finish`] when it ends
+/// (two reads of `/proc/stat`, `/proc/self/stat` and, under a quota,
+/// `cpu.stat`). With [`Sampler::with_clock`] it also reads the CPUs'
+/// clock, then and on each [`Sampler::poll`] while the step runs.
 #[derive(Debug)]
 pub struct Sampler {
     sys: Sysroot,
     cpus: Vec<u32>,
     first: LoadSnapshot,
     throttle: Option<ThrottleSampler>,
+    clock: Option<ClockReader>,
     t0: Instant,
     ticks_per_s: u64,
 }
@@ -246,15 +260,33 @@ impl Sampler {
             cpus: cpus.to_vec(),
             first: LoadSnapshot::take(sys)?,
             throttle,
+            clock: None,
             t0: Instant::now(),
             ticks_per_s: clock_ticks_per_s(),
         })
     }
 
+    /// Reads the clock of the CPUs of `/proc/stat` too (a CPU loop step,
+    /// whose `-x` line prints it): a first sample now.
+    pub fn with_clock(mut self) -> Self {
+        let cpus: Vec<u32> = self.first.per_cpu.iter().map(|(c, _)| *c).collect();
+        self.clock = Some(ClockReader::start(&self.sys, &cpus));
+        self
+    }
+
+    /// While the step runs: reads the clocks when
+    /// [`ClockReader::INTERVAL`] passed since the last sample; nothing
+    /// without [`Sampler::with_clock`].
+    pub fn poll(&self) {
+        if let Some(c) = &self.clock {
+            c.poll();
+        }
+    }
+
     /// Takes the last snapshot: the step's load, for a step that needed
-    /// `needed_cpus` CPUs (its jobs). `cpu` is `None` when `/proc/stat`
-    /// could not be read again.
-    pub fn finish(self, needed_cpus: f64) -> StepLoad {
+    /// `needed_cpus` CPUs (its jobs), and its clock. `load.cpu` is `None`
+    /// when `/proc/stat` could not be read again.
+    pub fn finish(self, needed_cpus: f64) -> Sample {
         let elapsed_ns = self.t0.elapsed().as_nanos() as u64;
         let cpu = LoadSnapshot::take(&self.sys).ok().and_then(|last| {
             cpu_load(
@@ -268,11 +300,16 @@ impl Sampler {
         let throttle = self.throttle.as_ref().and_then(ThrottleSampler::finish);
         // The same bound on the CPUs needed as the CPU figures use.
         let needed = cpu.as_ref().map_or(needed_cpus, |c| c.needed_cpus);
-        StepLoad {
-            throttled_percent_of_needed: throttle.map(|t| t.percent_of_needed(elapsed_ns, needed)),
-            cpu,
-            throttle,
-            io: Vec::new(),
+        let steal = cpu.as_ref().map_or(0.0, |c| c.steal_percent);
+        Sample {
+            clock: self.clock.map(|c| c.finish(steal)),
+            load: StepLoad {
+                throttled_percent_of_needed: throttle
+                    .map(|t| t.percent_of_needed(elapsed_ns, needed)),
+                cpu,
+                throttle,
+                io: Vec::new(),
+            },
         }
     }
 }
@@ -499,6 +536,52 @@ mod tests {
         assert_eq!(s.per_cpu.len(), 1);
     }
 
+    #[test]
+    fn one_sample_gives_the_load_and_the_clock_with_one_steal() {
+        let d = tempfile::tempdir().unwrap();
+        let w = |p: &str, t: &str| {
+            let p = d.path().join(p);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, t).unwrap();
+        };
+        let own =
+            |ticks: u64| format!("1 (x) S 0 1 1 0 -1 0 0 0 0 0 {ticks} 0 0 0 20 0 1 0 1 1 1\n");
+        w(
+            "proc/stat",
+            "cpu 100 0 100 700 0 0 0 100 0 0\ncpu0 100 0 100 700 0 0 0 100 0 0\n",
+        );
+        w("proc/self/stat", &own(0));
+        w(
+            "sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq",
+            "2400000\n",
+        );
+        let sys = Sysroot::new(d.path());
+        let s = Sampler::start(&sys, &[0], &CgroupLimits::default())
+            .unwrap()
+            .with_clock();
+        s.poll();
+        // 200 ticks: 100 of them this process's, 50 stolen.
+        w(
+            "proc/stat",
+            "cpu 150 0 150 750 0 0 0 150 0 0\ncpu0 150 0 150 750 0 0 0 150 0 0\n",
+        );
+        w("proc/self/stat", &own(100));
+        let Sample { load, clock } = s.finish(1.0);
+        let c = load.cpu.unwrap();
+        assert_eq!(c.steal_percent, 25.0);
+        assert_eq!(c.others_ns, 0);
+        let clock = clock.unwrap();
+        assert_eq!(clock.steal_percent, c.steal_percent, "one steal");
+        assert_eq!(clock.mean_mhz, Some(2400.0));
+        assert_eq!(
+            clock.mhz_samples, 2,
+            "start and finish; the poll was too soon"
+        );
+        // Without the clock, no clock.
+        let s = Sampler::start(&sys, &[0], &CgroupLimits::default()).unwrap();
+        assert_eq!(s.finish(1.0).clock, None);
+    }
+
     fn thread_cpu_ns() -> u64 {
         let mut ts = libc::timespec {
             tv_sec: 0,
@@ -524,7 +607,7 @@ mod tests {
         while thread_cpu_ns() - t0 < 300_000_000 {
             x = std::hint::black_box(x.wrapping_add(1));
         }
-        let l = s.finish(1.0);
+        let l = s.finish(1.0).load;
         let c = l.cpu.expect("live /proc/stat");
         // Own time is rounded down to ticks, user and system apart.
         assert!(c.own_ns >= 270_000_000, "{c:?}");

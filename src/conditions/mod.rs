@@ -9,7 +9,8 @@
 //! modules know nothing of it.
 //!
 //! * [`load`]: the sampler and the CPU arithmetic (others' CPU time,
-//!   steal, cgroup throttling), as a [`StepLoad`].
+//!   steal, cgroup throttling), as a [`StepLoad`]; [`clock`]: the CPUs'
+//!   clock during a CPU loop step, from the same sampler.
 //! * [`io`]: the I/O on each device of a storage line that was not ours.
 //! * [`reach`]: whether a storage line's bytes reached its devices.
 //! * [`mark`]: the [`Mark`]s, each with its threshold, text, parse,
@@ -17,12 +18,14 @@
 //!
 //! Measuring code: nothing here prints.
 
+pub mod clock;
 pub mod io;
 pub mod load;
 pub mod mark;
 pub mod reach;
 
-pub use load::{Sampler, StepLoad};
+pub use clock::Clock;
+pub use load::{Sample, Sampler, StepLoad};
 pub use mark::{Mark, MarkKind, Step};
 
 /// `part` over `whole` in percent; 0 when `whole` is not positive.

@@ -43,7 +43,7 @@ pub struct LoopStep {
     /// True when Ctrl-C ended the step before the loop delay.
     pub cut_short: bool,
     /// Steal time and clock during the step, when they could be read.
-    pub conditions: Option<crate::sysinfo::procstat::StepConditions>,
+    pub conditions: Option<crate::conditions::Clock>,
     /// Other processes, steal and cgroup throttling during the step.
     #[serde(default)]
     pub load: Option<crate::conditions::StepLoad>,

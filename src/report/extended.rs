@@ -12,8 +12,9 @@ use crate::membw::dram::{DramBandwidth, DramRun};
 use crate::model::BlockSize;
 use crate::sysinfo::procstat::MhzSource;
 
-/// `[ Extended: CPU ]`: steal time and clock of each loop step, then the
-/// SMT probe's verdict.
+/// `[ Extended: CPU ]`: steal time and clock of each loop step with the
+/// rest of its load (steal once: clock and load come from one sample),
+/// then the SMT probe's verdict.
 pub fn cpu_lines(steps: &[LoopStep], smt: Option<&SmtProbe>) -> Vec<String> {
     let mut v = Vec::new();
     for s in steps {
@@ -28,7 +29,7 @@ pub fn cpu_lines(steps: &[LoopStep], smt: Option<&SmtProbe>) -> Vec<String> {
             }
             None => "steal     ? %   clock      ? MHz".to_string(),
         };
-        let load = s.load.as_ref().map(load_words).unwrap_or_default();
+        let load = s.load.as_ref().map(|l| words(l, false)).unwrap_or_default();
         v.push(format!("{:2} // jobs : {cond}{load}", s.jobs));
     }
     if let Some(p) = smt {
@@ -128,12 +129,18 @@ pub fn io_latency_line(l: &LineResult) -> String {
 /// `; others 3 % of a CPU, steal 0.1 %, throttled 0 %`: what else the host
 /// did during a step, for every step of `-x`, marked or not.
 pub fn load_words(load: &StepLoad) -> String {
+    words(load, true)
+}
+
+/// [`load_words`], with or without the steal (a CPU loop step's line has
+/// it in its own column).
+fn words(load: &StepLoad, with_steal: bool) -> String {
     let mut s = String::new();
     if let Some(c) = &load.cpu {
-        s.push_str(&format!(
-            "; others {:.0} % of a CPU, steal {:.1} %",
-            c.others_cpu_percent, c.steal_percent
-        ));
+        s.push_str(&format!("; others {:.0} % of a CPU", c.others_cpu_percent));
+        if with_steal {
+            s.push_str(&format!(", steal {:.1} %", c.steal_percent));
+        }
     }
     if let Some(t) = load.throttled_percent_of_needed {
         s.push_str(&format!(", throttled {t:.0} %"));
@@ -186,6 +193,60 @@ mod tests {
             time_in_queue_ms: 0,
             flush_ios: None,
         }
+    }
+
+    #[test]
+    fn cpu_step_line_says_steal_once() {
+        use crate::conditions::load::{cpu_load, LoadSnapshot};
+        use crate::conditions::Clock;
+        use crate::sysinfo::procstat::{CpuTimes, MhzSource};
+        let snap = |user: u64, steal: u64, own_ticks: u64| LoadSnapshot {
+            per_cpu: vec![(
+                0,
+                CpuTimes {
+                    user,
+                    steal,
+                    ..CpuTimes::default()
+                },
+            )],
+            own_ticks,
+        };
+        // 1 s on one CPU: 3 ticks stolen, others 5 ticks.
+        let cpu = cpu_load(&snap(0, 0, 0), &snap(97, 3, 92), &[0], 1.0, 100).unwrap();
+        let mut step = LoopStep {
+            jobs: 1,
+            loops_per_s_each: vec![1.0],
+            loops_per_s_mean: 1.0,
+            elapsed_ns: 1,
+            cut_short: false,
+            conditions: Some(Clock {
+                steal_percent: cpu.steal_percent,
+                mean_mhz: Some(2599.6),
+                mhz_source: MhzSource::Cpufreq,
+                mhz_samples: 3,
+            }),
+            load: Some(StepLoad {
+                cpu: Some(cpu),
+                throttled_percent_of_needed: Some(7.2),
+                ..StepLoad::default()
+            }),
+            marks: Vec::new(),
+        };
+        assert_eq!(
+            cpu_lines(std::slice::from_ref(&step), None),
+            vec![" 1 // jobs : steal   3.0 %   clock   2600 MHz (cpufreq); others 5 % of a CPU, throttled 7 %"]
+        );
+        // Other steps print the steal in their load words.
+        assert_eq!(
+            load_words(step.load.as_ref().unwrap()),
+            "; others 5 % of a CPU, steal 3.0 %, throttled 7 %"
+        );
+        step.conditions = None;
+        step.load = None;
+        assert_eq!(
+            cpu_lines(&[step], None),
+            vec![" 1 // jobs : steal     ? %   clock      ? MHz"]
+        );
     }
 
     #[test]
