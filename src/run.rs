@@ -13,13 +13,17 @@ use std::time::Duration;
 use crate::blockdev::{self, Target};
 use crate::cli::{Config, Section};
 use crate::conditions::io::{other_io, OurIo};
-use crate::conditions::{mark, reach, Mark, Sampler, Step};
+use crate::conditions::{
+    mark, reach, Conditions, CpuConditions, LineConditions, Mark, Sampler, Step,
+};
 use crate::cpu_loop::smt::{SmtPlan, SmtProbe};
 use crate::cpu_loop::{self, LoopStep};
 use crate::dd_io::{self, Advisory, Direction, IoConfig, IoSkip, LineResult};
 use crate::membw::dram::{self, DramBandwidth, DramRun};
 use crate::membw::{self, DdBandwidth};
-use crate::model::{BlockSize, CpuInfo, Extended, IoSetup, Memory, Report};
+use crate::model::{
+    BlockSize, CpuInfo, CpuStep, Extended, IoLine, IoSetup, Memory, MemoryStep, Report,
+};
 use crate::report::text::Item;
 use crate::report::Console;
 use crate::sysinfo::cgroup::{self, CgroupLimits};
@@ -175,9 +179,6 @@ impl Measure for StandIn {
             loops_per_s_mean: each,
             elapsed_ns: delay.as_nanos() as u64,
             cut_short: false,
-            conditions: None,
-            load: None,
-            marks: Vec::new(),
         }
     }
 
@@ -187,8 +188,6 @@ impl Measure for StandIn {
             bytes: 30_900_000_000,
             elapsed_ns: 1_000_000_001,
             cut_short: false,
-            load: None,
-            marks: Vec::new(),
         })
     }
 
@@ -480,14 +479,17 @@ impl<'a> Run<'a> {
             // One sampler: the load the marks judge and the clock of -x.
             let sampler = self.sample().map(Sampler::with_clock);
             let poll = || sampler.iter().for_each(Sampler::poll);
-            let mut step = self.measure.cpu_step(jobs, self.cfg.loop_delay, &poll);
-            if let Some(s) = sampler {
-                let sample = s.finish(f64::from(jobs));
-                step.marks = mark::marks(Step::Cpu, Some(&sample.load), None);
-                step.conditions = sample.clock;
-                step.load = Some(sample.load);
-            }
-            self.explain(&step.marks.clone());
+            let figure = self.measure.cpu_step(jobs, self.cfg.loop_delay, &poll);
+            let sample = sampler.map(|s| s.finish(f64::from(jobs)));
+            let step = CpuStep {
+                figure,
+                marks: mark::marks(Step::Cpu, sample.as_ref().map(|s| &s.load), None),
+                conditions: CpuConditions {
+                    clock: sample.as_ref().and_then(|s| s.clock),
+                    load: sample.map(|s| s.load),
+                },
+            };
+            self.explain(&step.marks);
             self.after_step("CPU loop step", step.cut_short)?;
             self.report.cpu_loop.push(step);
             self.emit(Item::CpuStep(self.report.cpu_loop.len() - 1))?;
@@ -524,13 +526,14 @@ impl<'a> Run<'a> {
             .measure
             .memory_bandwidth(&self.sys, self.cfg.loop_delay)
         {
-            Ok(mut bw) => {
-                if let Some(s) = sampler {
-                    let l = s.finish(1.0).load;
-                    bw.marks = mark::marks(Step::Memory, Some(&l), None);
-                    bw.load = Some(l);
-                }
-                self.explain(&bw.marks.clone());
+            Ok(figure) => {
+                let load = sampler.map(|s| s.finish(1.0).load);
+                let bw = MemoryStep {
+                    figure,
+                    marks: mark::marks(Step::Memory, load.as_ref(), None),
+                    conditions: Conditions { load },
+                };
+                self.explain(&bw.marks);
                 self.after_step("memory bandwidth", bw.cut_short)?;
                 if let Some(m) = &mut self.report.memory {
                     m.dd_bandwidth = Some(bw);
@@ -648,21 +651,27 @@ impl<'a> Run<'a> {
                         1,
                     );
                     let sampler = self.sample();
-                    let mut line = ws.run_line(bs, dir, jobs, self.cfg.loop_delay);
+                    let figure = ws.run_line(bs, dir, jobs, self.cfg.loop_delay);
                     let needed = f64::from(jobs.min(self.cpus.len().max(1) as u32));
-                    let mut l = sampler.map(|s| s.finish(needed).load).unwrap_or_default();
-                    let deltas: Vec<(String, dd_io::DeviceStatDelta)> = line
+                    let mut load = sampler.map(|s| s.finish(needed).load).unwrap_or_default();
+                    let deltas: Vec<(String, dd_io::DeviceStatDelta)> = figure
                         .device_deltas
                         .iter()
                         .map(|d| (d.device.clone(), d.delta))
                         .collect();
-                    l.io = other_io(&OurIo::of_line(&line), &deltas);
-                    line.reach = layout
+                    load.io = other_io(&OurIo::of_line(&figure), &deltas);
+                    let reach = layout
                         .as_ref()
-                        .map(|layout| reach::judge_line(&line, layout));
-                    line.marks = mark::marks(Step::Storage, Some(&l), line.reach.as_ref());
-                    line.load = Some(l);
-                    self.explain(&line.marks.clone());
+                        .map(|layout| reach::judge_line(&figure, layout));
+                    let line = IoLine {
+                        marks: mark::marks(Step::Storage, Some(&load), reach.as_ref()),
+                        conditions: LineConditions {
+                            load: Some(load),
+                            reach,
+                        },
+                        figure,
+                    };
+                    self.explain(&line.marks);
                     if let Some(e) = &line.error {
                         let hint = match line.error_errno {
                             Some(_) => format!("; {}", dd_io::errno_hint(line.error_errno)),

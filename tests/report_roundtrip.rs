@@ -3,7 +3,7 @@
 //! generated models (a fixed-seed generator, so a failure repeats).
 
 use quickbench::blockdev::DiskRow;
-use quickbench::conditions::Mark;
+use quickbench::conditions::{Mark, Measured};
 use quickbench::cpu_loop::LoopStep;
 use quickbench::dd_io::{Direction, LineResult};
 use quickbench::membw::DdBandwidth;
@@ -136,27 +136,32 @@ fn model(rng: &mut Rng) -> Report {
     if rng.coin() {
         r.sections.push(Section::Cpu);
         for i in 0..rng.below(6) {
-            r.cpu_loop.push(LoopStep {
+            let figure = LoopStep {
                 jobs: 1 << i,
                 loops_per_s_each: Vec::new(),
                 loops_per_s_mean: rng.below(9_999_999_999) as f64,
                 elapsed_ns: 0,
                 cut_short: rng.below(5) == 0,
-                conditions: None,
-                load: None,
+            };
+            r.cpu_loop.push(Measured {
                 marks: marks(rng),
+                ..Measured::plain(figure)
             });
         }
     }
     if rng.coin() {
         r.sections.push(Section::Memory);
         let total = rng.coin().then(|| rng.below(1 << 40) << 10);
-        let bw = rng.coin().then(|| DdBandwidth {
-            bytes: rng.below(1 << 45),
-            elapsed_ns: 1 + rng.below(60_000_000_000),
-            cut_short: rng.coin(),
-            load: None,
-            marks: marks(rng),
+        let bw = rng.coin().then(|| {
+            let figure = DdBandwidth {
+                bytes: rng.below(1 << 45),
+                elapsed_ns: 1 + rng.below(60_000_000_000),
+                cut_short: rng.coin(),
+            };
+            Measured {
+                marks: marks(rng),
+                ..Measured::plain(figure)
+            }
         });
         if total.is_none() || (bw.is_none() && rng.coin()) {
             r.failed_sections.add(Section::Memory, "x");
@@ -226,8 +231,10 @@ fn model(rng: &mut Rng) -> Report {
                             }
                             _ => {}
                         }
-                        l.marks = marks(rng);
-                        r.storage_bandwidth.push(l);
+                        r.storage_bandwidth.push(Measured {
+                            marks: marks(rng),
+                            ..Measured::plain(l)
+                        });
                     }
                 }
             }

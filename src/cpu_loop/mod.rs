@@ -42,15 +42,6 @@ pub struct LoopStep {
     pub elapsed_ns: u64,
     /// True when Ctrl-C ended the step before the loop delay.
     pub cut_short: bool,
-    /// Steal time and clock during the step, when they could be read.
-    pub conditions: Option<crate::conditions::Clock>,
-    /// Other processes, steal and cgroup throttling during the step.
-    #[serde(default)]
-    pub load: Option<crate::conditions::StepLoad>,
-    /// What distorted the figure, when something did (busy host, steal,
-    /// throttling): printed after the line.
-    #[serde(default)]
-    pub marks: Vec<crate::conditions::Mark>,
 }
 
 /// Job counts of the steps: 1, 2, 4, 8 ... while at most `usable_cpus`.
@@ -149,9 +140,6 @@ pub fn run_step(jobs: u32, duration: Duration, interrupted: &dyn Fn() -> bool) -
         loops_per_s_mean,
         elapsed_ns: t0.elapsed().as_nanos() as u64,
         cut_short,
-        conditions: None,
-        load: None,
-        marks: Vec::new(),
     }
 }
 

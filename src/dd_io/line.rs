@@ -69,17 +69,6 @@ pub struct LineResult {
     pub error: Option<String>,
     /// The OS error number behind `error`, when there is one.
     pub error_errno: Option<i32>,
-    /// Other processes, steal, throttling and other I/O on the devices
-    /// during the line.
-    #[serde(default)]
-    pub load: Option<crate::conditions::StepLoad>,
-    /// Whether our bytes reached the target's devices.
-    #[serde(default)]
-    pub reach: Option<crate::conditions::reach::Reach>,
-    /// What distorted the figures, when something did (busy host, other
-    /// I/O, a cache): printed after the line.
-    #[serde(default)]
-    pub marks: Vec<crate::conditions::Mark>,
 }
 
 impl LineResult {
@@ -109,9 +98,6 @@ impl LineResult {
             cut_short: false,
             error: None,
             error_errno: None,
-            load: None,
-            reach: None,
-            marks: Vec::new(),
         }
     }
 }

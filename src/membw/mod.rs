@@ -31,12 +31,6 @@ pub struct DdBandwidth {
     pub elapsed_ns: u64,
     /// True when Ctrl-C ended the step before the loop delay.
     pub cut_short: bool,
-    /// Other processes, steal and cgroup throttling during the step.
-    #[serde(default)]
-    pub load: Option<crate::conditions::StepLoad>,
-    /// What distorted the figure, when something did: printed after it.
-    #[serde(default)]
-    pub marks: Vec<crate::conditions::Mark>,
 }
 
 impl DdBandwidth {
@@ -100,8 +94,6 @@ pub fn measure(
         bytes,
         elapsed_ns: elapsed.as_nanos() as u64,
         cut_short,
-        load: None,
-        marks: Vec::new(),
     })
 }
 

@@ -15,7 +15,7 @@
 use std::fmt;
 
 use crate::blockdev::DiskRow;
-use crate::conditions::Mark;
+use crate::conditions::{Mark, Measured};
 use crate::cpu_loop::LoopStep;
 use crate::dd_io::{Direction, LineResult};
 use crate::membw::DdBandwidth;
@@ -428,15 +428,16 @@ impl TextReader<'_> {
             Flag::Interrupted => true,
             Flag::Stopped(_) => return Err(expected()),
         };
-        self.report.cpu_loop.push(LoopStep {
+        let step = LoopStep {
             jobs,
             loops_per_s_each: Vec::new(),
             loops_per_s_mean: rate as f64,
             elapsed_ns: 0,
             cut_short,
-            conditions: None,
-            load: None,
+        };
+        self.report.cpu_loop.push(Measured {
             marks,
+            ..Measured::plain(step)
         });
         Ok(())
     }
@@ -501,22 +502,22 @@ impl TextReader<'_> {
                     Flag::Stopped(_) => return Err(expected()),
                 };
                 let bytes_per_s = parse_rate(rate).ok_or_else(expected)?;
-                memory.dd_bandwidth = Some(match bytes_per_s {
+                let bw = match bytes_per_s {
                     Some(bytes) => DdBandwidth {
                         bytes,
                         elapsed_ns: rate_elapsed_ns(rate),
                         cut_short,
-                        load: None,
-                        marks,
                     },
                     // `Infinity B/s`: dd's word for a zero duration.
                     None => DdBandwidth {
                         bytes: 0,
                         elapsed_ns: 0,
                         cut_short,
-                        load: None,
-                        marks,
                     },
+                };
+                memory.dd_bandwidth = Some(Measured {
+                    marks,
+                    ..Measured::plain(bw)
                 });
             }
             _ => return Err(expected()),
@@ -606,7 +607,7 @@ impl TextReader<'_> {
         }
         let (bs, setup) =
             parse_bandwidth_title(title).ok_or_else(|| format!("unreadable title {title:?}"))?;
-        let mut line = parse_io_line(l.text, bs).ok_or_else(|| {
+        let (mut line, marks) = parse_io_line(l.text, bs).ok_or_else(|| {
             format!(
                 "expected a storage line like `Writes ( 1 thread[s]):     66 MB/s   16256 IO/s       0 µs avg. lat.`, found {:?}",
                 l.text
@@ -619,7 +620,10 @@ impl TextReader<'_> {
                 .failed_sections
                 .add(Section::Io, "line(s) stopped early");
         }
-        self.report.storage_bandwidth.push(line);
+        self.report.storage_bandwidth.push(Measured {
+            marks,
+            ..Measured::plain(line)
+        });
         Ok(())
     }
 }
@@ -866,8 +870,8 @@ fn parse_bandwidth_title(title: &str) -> Option<(BlockSize, IoSetup)> {
 }
 
 /// One storage line: `Writes ( 1 thread[s]):     66 MB/s   16256 IO/s       0 µs avg. lat.`
-/// and its mark.
-fn parse_io_line(text: &str, bs: BlockSize) -> Option<LineResult> {
+/// and its marks.
+fn parse_io_line(text: &str, bs: BlockSize) -> Option<(LineResult, Vec<Mark>)> {
     let t = text.trim();
     let direction = if t.starts_with("Writes") {
         Direction::Write
@@ -906,8 +910,7 @@ fn parse_io_line(text: &str, bs: BlockSize) -> Option<LineResult> {
             line.error_errno = errno_of_name(&name);
         }
     }
-    line.marks = marks;
-    Some(line)
+    Some((line, marks))
 }
 
 /// `Limited to 1 CPU by the cgroup quota (cpu.max 100000 100000)` (or the

@@ -158,7 +158,10 @@ fn body(r: &Report, item: Item) -> Vec<String> {
             .map(cpu_limit_line)
             .into_iter()
             .collect(),
-        Item::CpuStep(i) => vec![cpu_loop_line(&r.cpu_loop[i])],
+        Item::CpuStep(i) => {
+            let s = &r.cpu_loop[i];
+            vec![marked(cpu_loop_line(s), &s.marks)]
+        }
         Item::MemoryTotal => {
             let total = r.memory.as_ref().and_then(|m| m.mem_total_kib);
             let mut line = memory_total_line(total);
@@ -170,9 +173,11 @@ fn body(r: &Report, item: Item) -> Vec<String> {
             }
             vec![line]
         }
-        Item::MemoryBandwidth => vec![memory_bandwidth_line(
-            r.memory.as_ref().and_then(|m| m.dd_bandwidth.as_ref()),
-        )],
+        Item::MemoryBandwidth => {
+            let bw = r.memory.as_ref().and_then(|m| m.dd_bandwidth.as_ref());
+            let line = memory_bandwidth_line(bw.map(|b| &b.figure));
+            vec![marked(line, bw.map_or(&[], |b| &b.marks))]
+        }
         Item::StorageInfo => table_lines(r.storage_info.as_deref().unwrap_or_default()),
         Item::StorageStack => r
             .storage_stack
@@ -184,7 +189,10 @@ fn body(r: &Report, item: Item) -> Vec<String> {
             r.storage_bandwidth_skipped.as_deref().unwrap_or_default()
         )],
         Item::BandwidthTitle(_) => Vec::new(),
-        Item::BandwidthLine(i) => vec![io_line(&r.storage_bandwidth[i])],
+        Item::BandwidthLine(i) => {
+            let l = &r.storage_bandwidth[i];
+            vec![marked(io_line(l), &l.marks)]
+        }
         Item::ExtendedCpu => {
             let x = r.extended.as_ref();
             let mut v =
@@ -200,7 +208,7 @@ fn body(r: &Report, item: Item) -> Vec<String> {
                 .memory
                 .as_ref()
                 .and_then(|m| m.dd_bandwidth.as_ref())
-                .and_then(|b| b.load.as_ref())
+                .and_then(|b| b.conditions.load.as_ref())
                 .map(|l| {
                     format!(
                         "Bandwidth : during the dd-like step{}",
@@ -385,8 +393,8 @@ pub fn cpu_info_lines(info: &CpuInfo) -> Vec<String> {
 /// What a step measured for less than the loop delay says after its line.
 const INTERRUPTED: &str = " (interrupted)";
 
-/// `printf "%2d // jobs : %10d loop/job/s"` (the figure truncated), then
-/// its marks.
+/// `printf "%2d // jobs : %10d loop/job/s"` (the figure truncated), and
+/// ` (interrupted)` when it was (its marks follow: [`marked`]).
 pub fn cpu_loop_line(step: &LoopStep) -> String {
     let mut line = format!(
         "{:2} // jobs : {:10} loop/job/s",
@@ -396,7 +404,6 @@ pub fn cpu_loop_line(step: &LoopStep) -> String {
     if step.cut_short {
         line.push_str(INTERRUPTED);
     }
-    push_marks(&mut line, &step.marks);
     line
 }
 
@@ -408,9 +415,8 @@ fn load_line(what: &str, l: &StepLoad, step: mark::Step) -> Option<String> {
         // Nothing was read (a probe with nothing to run): no line.
         return None;
     }
-    let mut s = format!("Load      : during the {what}{words}");
-    push_marks(&mut s, &mark::marks(step, Some(l), None));
-    Some(s)
+    let s = format!("Load      : during the {what}{words}");
+    Some(marked(s, &mark::marks(step, Some(l), None)))
 }
 
 /// `Limited to 1 CPU by the cgroup quota (cpu.max 100000 100000)`: the CPU
@@ -439,10 +445,13 @@ pub fn mark_text(m: &Mark) -> String {
     m.text()
 }
 
-fn push_marks(line: &mut String, marks: &[Mark]) {
+/// `line`, then each mark between parentheses: ` (busy: other processes
+/// used 48 % of a CPU) (steal 12 %)`.
+pub fn marked(mut line: String, marks: &[Mark]) -> String {
     for m in marks {
         line.push_str(&format!(" ({})", m.text()));
     }
+    line
 }
 
 /// `Total    : <MemTotal kB >> 10> MB`.
@@ -453,7 +462,7 @@ pub fn memory_total_line(mem_total_kib: Option<u64>) -> String {
     }
 }
 
-/// `Bandwidth: <GNU dd's rate text>`.
+/// `Bandwidth: <GNU dd's rate text>`, and ` (interrupted)` when it was.
 pub fn memory_bandwidth_line(bw: Option<&DdBandwidth>) -> String {
     match bw {
         Some(bw) => {
@@ -461,7 +470,6 @@ pub fn memory_bandwidth_line(bw: Option<&DdBandwidth>) -> String {
             if bw.cut_short {
                 line.push_str(INTERRUPTED);
             }
-            push_marks(&mut line, &bw.marks);
             line
         }
         None => "Bandwidth: unavailable (see stderr)".into(),
@@ -606,8 +614,9 @@ pub const BUFFERED_NOTE: &str = ", buffered: page cache";
 /// The report line, as the original's
 /// `printf "%-6s (%2d thread[s]): %6d MB/s  %6d IO/s  %6d µs avg. lat."`.
 /// The three figures are truncated toward zero, as the original's shell
-/// arithmetic does. A line that was cut short or stopped by an error gets
-/// a mark after it (` (interrupted)` or ` (stopped: ENOSPC)`).
+/// arithmetic does. A line that was cut short or stopped by an error says
+/// so after it (` (interrupted)` or ` (stopped: ENOSPC)`); its marks
+/// follow ([`marked`]).
 pub fn io_line(r: &LineResult) -> String {
     let mut s = format!(
         "{:<6} ({:>2} thread[s]): {:>6} MB/s  {:>6} IO/s  {:>6} \u{b5}s avg. lat.",
@@ -627,7 +636,6 @@ pub fn io_line(r: &LineResult) -> String {
     } else if r.cut_short {
         s.push_str(INTERRUPTED);
     }
-    push_marks(&mut s, &r.marks);
     s
 }
 
@@ -750,20 +758,18 @@ pub fn plan_lines(p: &Plan, r: &Report) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::conditions::Measured;
     use crate::dd_io::Direction;
-    use crate::model::{CpuInfoLine, Memory};
+    use crate::model::{CpuInfoLine, CpuStep, Memory};
 
-    fn step(jobs: u32, rate: f64) -> LoopStep {
-        LoopStep {
+    fn step(jobs: u32, rate: f64) -> CpuStep {
+        Measured::plain(LoopStep {
             jobs,
             loops_per_s_each: vec![rate; jobs as usize],
             loops_per_s_mean: rate,
             elapsed_ns: 1,
             cut_short: false,
-            conditions: None,
-            load: None,
-            marks: Vec::new(),
-        }
+        })
     }
 
     #[test]
@@ -785,8 +791,6 @@ mod tests {
             bytes: 30_900_000_000,
             elapsed_ns: 1_000_000_001,
             cut_short: false,
-            load: None,
-            marks: Vec::new(),
         };
         assert_eq!(memory_bandwidth_line(Some(&bw)), "Bandwidth: 30.9 GB/s");
     }
