@@ -24,7 +24,7 @@ use crate::dd_io::Direction;
 use crate::model::{BlockSize, Report};
 use crate::report::read::{read_report, ReadError};
 use crate::report::stderr_line;
-use crate::report::text::mark_text;
+use crate::report::text::{end_text, mark_text};
 use crate::units::dd_rate;
 
 /// Version of the `--json` comparison's layout.
@@ -225,9 +225,7 @@ pub fn facts(r: &Report) -> Vec<Fact> {
             format!("{}", s.loops_per_s_mean.max(0.0) as u64),
         );
         f.method = Some(loop_method.clone());
-        if s.cut_short {
-            f.marks.push("interrupted".into());
-        }
+        f.marks.extend(end_text(&s.end));
         f.marks.extend(s.marks.iter().map(mark_text));
         v.push(f);
     }
@@ -244,9 +242,7 @@ pub fn facts(r: &Report) -> Vec<Fact> {
                 bw.bytes_per_s(),
                 dd_rate(bw.bytes, bw.elapsed_ns),
             );
-            if bw.cut_short {
-                f.marks.push("interrupted".into());
-            }
+            f.marks.extend(end_text(&bw.end));
             f.marks.extend(bw.marks.iter().map(mark_text));
             v.push(f);
         }
@@ -290,14 +286,7 @@ pub fn facts(r: &Report) -> Vec<Fact> {
         };
         let section = format!("Storage bandwidth - {} blocks", bs.label());
         let line = format!("{:<6} ({:>2} thread[s])", l.direction.label(), l.jobs);
-        let mut marks = Vec::new();
-        if let Some(e) = l.error_errno {
-            marks.push(format!("stopped: {}", crate::dd_io::errno_name(e)));
-        } else if l.error.is_some() {
-            marks.push("stopped".into());
-        } else if l.cut_short {
-            marks.push("interrupted".into());
-        }
+        let mut marks: Vec<String> = end_text(&l.end).into_iter().collect();
         marks.extend(l.marks.iter().map(mark_text));
         let figures = [
             ("MB/s", Better::Higher, l.mb_per_s.trunc()),
@@ -741,22 +730,31 @@ fn io_figure(
     let l = r
         .lines_of(bs)
         .find(|l| l.direction == dir && l.jobs == jobs)?;
-    let bad = l.cut_short || l.error.is_some();
+    let bad = !l.end.is_complete();
     Some((pick(l).trunc(), bad.then(|| "interrupted".into())))
 }
 
 const KEY_FIGURES: [KeyFigure; 10] = [
     ("CPU 1 job", "loop/job/s", Better::Higher, |r| {
         let s = r.cpu_loop.first()?;
-        Some((s.loops_per_s_mean.trunc(), cpu_method(r, s.cut_short)))
+        Some((
+            s.loops_per_s_mean.trunc(),
+            cpu_method(r, !s.end.is_complete()),
+        ))
     }),
     ("CPU max jobs", "loop/job/s", Better::Higher, |r| {
         let s = r.cpu_loop.last()?;
-        Some((s.loops_per_s_mean.trunc(), cpu_method(r, s.cut_short)))
+        Some((
+            s.loops_per_s_mean.trunc(),
+            cpu_method(r, !s.end.is_complete()),
+        ))
     }),
     ("Memory", "B/s", Better::Higher, |r| {
         let b = r.memory.as_ref()?.dd_bandwidth.as_ref()?;
-        Some((b.bytes_per_s(), b.cut_short.then(|| "interrupted".into())))
+        Some((
+            b.bytes_per_s(),
+            (!b.end.is_complete()).then(|| "interrupted".into()),
+        ))
     }),
     ("4k W 1j", "IO/s", Better::Higher, |r| {
         io_figure(r, BlockSize::K4, Direction::Write, 1, |l| l.iops)

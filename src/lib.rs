@@ -11,6 +11,7 @@ pub mod compare;
 pub mod conditions;
 pub mod cpu_loop;
 pub mod dd_io;
+pub mod end;
 pub mod fsclass;
 pub mod membw;
 pub mod model;

@@ -19,6 +19,7 @@ use crate::conditions::{
 use crate::cpu_loop::smt::{SmtPlan, SmtProbe};
 use crate::cpu_loop::{self, LoopStep};
 use crate::dd_io::{self, Advisory, Direction, IoConfig, IoSkip, LineResult};
+use crate::end::End;
 use crate::membw::dram::{self, DramBandwidth, DramRun};
 use crate::membw::{self, DdBandwidth};
 use crate::model::{
@@ -178,7 +179,7 @@ impl Measure for StandIn {
             loops_per_s_each: vec![each; jobs as usize],
             loops_per_s_mean: each,
             elapsed_ns: delay.as_nanos() as u64,
-            cut_short: false,
+            end: End::Complete,
         }
     }
 
@@ -187,7 +188,7 @@ impl Measure for StandIn {
         Ok(DdBandwidth {
             bytes: 30_900_000_000,
             elapsed_ns: 1_000_000_001,
-            cut_short: false,
+            end: End::Complete,
         })
     }
 
@@ -490,7 +491,7 @@ impl<'a> Run<'a> {
                 },
             };
             self.explain(&step.marks);
-            self.after_step("CPU loop step", step.cut_short)?;
+            self.after_step("CPU loop step", step.end.interrupted())?;
             self.report.cpu_loop.push(step);
             self.emit(Item::CpuStep(self.report.cpu_loop.len() - 1))?;
         }
@@ -534,7 +535,7 @@ impl<'a> Run<'a> {
                     conditions: Conditions { load },
                 };
                 self.explain(&bw.marks);
-                self.after_step("memory bandwidth", bw.cut_short)?;
+                self.after_step("memory bandwidth", bw.end.interrupted())?;
                 if let Some(m) = &mut self.report.memory {
                     m.dd_bandwidth = Some(bw);
                 }
@@ -672,9 +673,9 @@ impl<'a> Run<'a> {
                         figure,
                     };
                     self.explain(&line.marks);
-                    if let Some(e) = &line.error {
-                        let hint = match line.error_errno {
-                            Some(_) => format!("; {}", dd_io::errno_hint(line.error_errno)),
+                    if let Some(e) = line.end.error() {
+                        let hint = match line.end.errno() {
+                            Some(errno) => format!("; {}", dd_io::errno_hint(Some(errno))),
                             None => String::new(),
                         };
                         self.console.warn(&format!(
@@ -683,7 +684,7 @@ impl<'a> Run<'a> {
                         ));
                         errors += 1;
                     }
-                    self.after_step("storage bandwidth line", line.cut_short)?;
+                    self.after_step("storage bandwidth line", line.end.interrupted())?;
                     self.report.storage_bandwidth.push(line);
                     self.emit(Item::BandwidthLine(self.report.storage_bandwidth.len() - 1))?;
                 }

@@ -23,7 +23,7 @@ fn a_step_sampled_from_its_stop_check() {
         false
     });
     let sample = s.finish(1.0);
-    assert!(!step.cut_short);
+    assert!(step.end.is_complete());
     let c = sample.clock.expect("a clock sampler gives a clock");
     assert!((0.0..=100.0).contains(&c.steal_percent), "{c:?}");
     assert_eq!(

@@ -6,6 +6,7 @@ use quickbench::blockdev::DiskRow;
 use quickbench::conditions::{Mark, Measured};
 use quickbench::cpu_loop::LoopStep;
 use quickbench::dd_io::{Direction, LineResult};
+use quickbench::end::End;
 use quickbench::membw::DdBandwidth;
 use quickbench::model::{
     BlockSize, CpuInfo, CpuInfoLine, IoSetup, Memory, RawSection, Report, Section, Stack, StackNode,
@@ -141,7 +142,7 @@ fn model(rng: &mut Rng) -> Report {
                 loops_per_s_each: Vec::new(),
                 loops_per_s_mean: rng.below(9_999_999_999) as f64,
                 elapsed_ns: 0,
-                cut_short: rng.below(5) == 0,
+                end: End::cut_if(rng.below(5) == 0),
             };
             r.cpu_loop.push(Measured {
                 marks: marks(rng),
@@ -156,7 +157,7 @@ fn model(rng: &mut Rng) -> Report {
             let figure = DdBandwidth {
                 bytes: rng.below(1 << 45),
                 elapsed_ns: 1 + rng.below(60_000_000_000),
-                cut_short: rng.coin(),
+                end: End::cut_if(rng.coin()),
             };
             Measured {
                 marks: marks(rng),
@@ -221,13 +222,16 @@ fn model(rng: &mut Rng) -> Report {
                         l.mb_per_s = rng.below(100_000) as f64;
                         l.iops = rng.below(10_000_000) as f64;
                         l.lat_mean_us = rng.below(1_000_000) as f64;
-                        match rng.below(6) {
-                            0 => l.cut_short = true,
-                            1 => {
-                                l.error = Some("x".into());
-                                l.error_errno = Some(
-                                    [libc::EIO, libc::ENOSPC, libc::EROFS][rng.below(3) as usize],
-                                );
+                        match rng.below(7) {
+                            0 => l.end = End::Interrupted,
+                            1 => l.end.stop(
+                                "x".into(),
+                                Some([libc::EIO, libc::ENOSPC, libc::EROFS][rng.below(3) as usize]),
+                            ),
+                            // No errno: `(stopped)`; cut by Ctrl-C too.
+                            2 => {
+                                l.end.interrupt();
+                                l.end.stop("x".into(), None);
                             }
                             _ => {}
                         }

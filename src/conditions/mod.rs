@@ -135,7 +135,7 @@ mod tests {
                 loops_per_s_each: vec![1.0, 3.0],
                 loops_per_s_mean: 2.0,
                 elapsed_ns: 5,
-                cut_short: true,
+                end: crate::end::End::Interrupted,
             },
             conditions: CpuConditions {
                 clock: None,

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::blockstat::{DeviceDelta, DeviceStatDelta};
+use crate::end::End;
 
 /// Write or read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -61,14 +62,12 @@ pub struct LineResult {
     pub memory_backed: bool,
     /// Size of the temporary file, bytes.
     pub file_size_bytes: u64,
-    /// Ended early by the cut flag (Ctrl-C); figures are over the real
-    /// elapsed time.
-    pub cut_short: bool,
-    /// Why the line stopped early (ENOSPC, EIO...): figures are what was
-    /// measured until then.
-    pub error: Option<String>,
-    /// The OS error number behind `error`, when there is one.
-    pub error_errno: Option<i32>,
+    /// Complete, ended early by the cut flag (Ctrl-C; figures are over
+    /// the real elapsed time), or stopped by an error (ENOSPC, EIO...;
+    /// figures are what was measured until then). `cut_short`, `error`
+    /// and `error_errno` in the JSON.
+    #[serde(flatten)]
+    pub end: End,
 }
 
 impl LineResult {
@@ -95,9 +94,7 @@ impl LineResult {
             direct_io: true,
             memory_backed: false,
             file_size_bytes: 0,
-            cut_short: false,
-            error: None,
-            error_errno: None,
+            end: End::Complete,
         }
     }
 }

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
+use crate::end::End;
 use crate::Sysroot;
 
 pub mod dram;
@@ -29,8 +30,10 @@ pub struct DdBandwidth {
     pub bytes: u64,
     /// Elapsed time from the first read to the last write, in nanoseconds.
     pub elapsed_ns: u64,
-    /// True when Ctrl-C ended the step before the loop delay.
-    pub cut_short: bool,
+    /// Complete, or cut short by Ctrl-C before the loop delay (`cut_short`
+    /// in the JSON).
+    #[serde(rename = "cut_short", with = "crate::end::cut_short")]
+    pub end: End,
 }
 
 impl DdBandwidth {
@@ -93,7 +96,7 @@ pub fn measure(
     Ok(DdBandwidth {
         bytes,
         elapsed_ns: elapsed.as_nanos() as u64,
-        cut_short,
+        end: End::cut_if(cut_short),
     })
 }
 

@@ -229,7 +229,7 @@ mod tests {
             loops_per_s_each: vec![1.0],
             loops_per_s_mean: 1.0,
             elapsed_ns: 1,
-            cut_short: false,
+            end: crate::end::End::Complete,
         };
         let mut step = Measured {
             figure,

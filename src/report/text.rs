@@ -15,6 +15,7 @@ use crate::blockdev::DiskRow;
 use crate::conditions::{mark, Mark, StepLoad};
 use crate::cpu_loop::LoopStep;
 use crate::dd_io::LineResult;
+use crate::end::End;
 use crate::membw::DdBandwidth;
 use crate::model::{
     BlockSize, CpuInfo, IoSetup, Original, Report, Section, Stack, StackNode, ORIGINAL_VERSION,
@@ -390,21 +391,40 @@ pub fn cpu_info_lines(info: &CpuInfo) -> Vec<String> {
         .collect()
 }
 
-/// What a step measured for less than the loop delay says after its line.
-const INTERRUPTED: &str = " (interrupted)";
+/// How a step that did not run its whole time ended, as said between
+/// parentheses after its line: `interrupted` (Ctrl-C), `stopped: ENOSPC`
+/// (an error with its errno), `stopped`; `None` for a complete step.
+pub fn end_text(end: &End) -> Option<String> {
+    match end {
+        End::Complete => None,
+        End::Interrupted => Some("interrupted".into()),
+        End::Stopped { errno: Some(e), .. } => Some(format!(
+            "stopped: {}",
+            crate::dd_io::tempfile::errno_name(*e)
+        )),
+        End::Stopped { errno: None, .. } => Some("stopped".into()),
+    }
+}
+
+/// `line`, then ` (interrupted)` or ` (stopped: EIO)` when the step ended
+/// early.
+fn ended(mut line: String, end: &End) -> String {
+    if let Some(t) = end_text(end) {
+        line.push_str(&format!(" ({t})"));
+    }
+    line
+}
 
 /// `printf "%2d // jobs : %10d loop/job/s"` (the figure truncated), and
-/// ` (interrupted)` when it was (its marks follow: [`marked`]).
+/// how it ended when it did not run its whole time (its marks follow:
+/// [`marked`]).
 pub fn cpu_loop_line(step: &LoopStep) -> String {
-    let mut line = format!(
+    let line = format!(
         "{:2} // jobs : {:10} loop/job/s",
         step.jobs,
         step.loops_per_s_mean.max(0.0) as u64
     );
-    if step.cut_short {
-        line.push_str(INTERRUPTED);
-    }
-    line
+    ended(line, &step.end)
 }
 
 /// `Load      : during the SMT probe; others 3 % of a CPU, steal 0.1 %
@@ -465,13 +485,10 @@ pub fn memory_total_line(mem_total_kib: Option<u64>) -> String {
 /// `Bandwidth: <GNU dd's rate text>`, and ` (interrupted)` when it was.
 pub fn memory_bandwidth_line(bw: Option<&DdBandwidth>) -> String {
     match bw {
-        Some(bw) => {
-            let mut line = format!("Bandwidth: {}", dd_rate(bw.bytes, bw.elapsed_ns));
-            if bw.cut_short {
-                line.push_str(INTERRUPTED);
-            }
-            line
-        }
+        Some(bw) => ended(
+            format!("Bandwidth: {}", dd_rate(bw.bytes, bw.elapsed_ns)),
+            &bw.end,
+        ),
         None => "Bandwidth: unavailable (see stderr)".into(),
     }
 }
@@ -618,7 +635,7 @@ pub const BUFFERED_NOTE: &str = ", buffered: page cache";
 /// so after it (` (interrupted)` or ` (stopped: ENOSPC)`); its marks
 /// follow ([`marked`]).
 pub fn io_line(r: &LineResult) -> String {
-    let mut s = format!(
+    let s = format!(
         "{:<6} ({:>2} thread[s]): {:>6} MB/s  {:>6} IO/s  {:>6} \u{b5}s avg. lat.",
         r.direction.label(),
         r.jobs,
@@ -626,17 +643,7 @@ pub fn io_line(r: &LineResult) -> String {
         r.iops as u64,
         r.lat_mean_us as u64
     );
-    if let Some(errno) = r.error_errno {
-        s.push_str(&format!(
-            " (stopped: {})",
-            crate::dd_io::tempfile::errno_name(errno)
-        ));
-    } else if r.error.is_some() {
-        s.push_str(" (stopped)");
-    } else if r.cut_short {
-        s.push_str(INTERRUPTED);
-    }
-    s
+    ended(s, &r.end)
 }
 
 /// One line of device details for the extended report.
@@ -768,7 +775,7 @@ mod tests {
             loops_per_s_each: vec![rate; jobs as usize],
             loops_per_s_mean: rate,
             elapsed_ns: 1,
-            cut_short: false,
+            end: End::Complete,
         })
     }
 
@@ -790,7 +797,7 @@ mod tests {
         let bw = DdBandwidth {
             bytes: 30_900_000_000,
             elapsed_ns: 1_000_000_001,
-            cut_short: false,
+            end: End::Complete,
         };
         assert_eq!(memory_bandwidth_line(Some(&bw)), "Bandwidth: 30.9 GB/s");
     }
@@ -815,11 +822,16 @@ mod tests {
             "Reads  (16 thread[s]):    657 MB/s     766 IO/s       2 µs avg. lat."
         );
         let mut r = line(Direction::Write, 4, 1.0, 2.0, 3.0);
-        r.cut_short = true;
+        r.end.interrupt();
         assert!(io_line(&r).ends_with("avg. lat. (interrupted)"));
-        r.error = Some("x".into());
-        r.error_errno = Some(libc::ENOSPC);
+        r.end.stop("x".into(), Some(libc::ENOSPC));
         assert!(io_line(&r).ends_with("avg. lat. (stopped: ENOSPC)"));
+        r.end = End::Stopped {
+            error: "x".into(),
+            errno: None,
+            interrupted: false,
+        };
+        assert!(io_line(&r).ends_with("avg. lat. (stopped)"));
     }
 
     #[test]
