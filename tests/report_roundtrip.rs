@@ -3,7 +3,7 @@
 //! generated models (a fixed-seed generator, so a failure repeats).
 
 use quickbench::blockdev::DiskRow;
-use quickbench::conditions::{Mark, Measured};
+use quickbench::conditions::{Mark, MarkKind, Measured};
 use quickbench::cpu_loop::LoopStep;
 use quickbench::dd_io::{Direction, LineResult};
 use quickbench::end::End;
@@ -253,29 +253,33 @@ fn model(rng: &mut Rng) -> Report {
     r
 }
 
+/// Marks of every kind (the match is exhaustive: a new kind does not
+/// compile until it is generated here).
 fn marks(rng: &mut Rng) -> Vec<Mark> {
     (0..rng.below(3))
-        .map(|_| match rng.below(5) {
-            0 => Mark::Busy {
-                others_cpu_percent: rng.below(400) as f64,
-                others_percent_of_needed: 0.0,
+        .map(
+            |_| match MarkKind::ALL[rng.below(MarkKind::ALL.len() as u64) as usize] {
+                MarkKind::Busy => Mark::Busy {
+                    others_cpu_percent: rng.below(400) as f64,
+                    others_percent_of_needed: 0.0,
+                },
+                MarkKind::Steal => Mark::Steal {
+                    percent: rng.below(100) as f64,
+                },
+                MarkKind::OtherIo => Mark::OtherIo {
+                    device: rng.name(),
+                    percent: rng.below(100) as f64,
+                },
+                MarkKind::Throttled => Mark::Throttled {
+                    percent: rng.below(100) as f64,
+                },
+                MarkKind::Cached => Mark::Cached {
+                    devices: rng.name(),
+                    percent: rng.below(500) as f64 / 10.0,
+                    reads: rng.coin(),
+                },
             },
-            1 => Mark::Steal {
-                percent: rng.below(100) as f64,
-            },
-            2 => Mark::OtherIo {
-                device: rng.name(),
-                percent: rng.below(100) as f64,
-            },
-            3 => Mark::Throttled {
-                percent: rng.below(100) as f64,
-            },
-            _ => Mark::Cached {
-                devices: rng.name(),
-                percent: rng.below(500) as f64 / 10.0,
-                reads: rng.coin(),
-            },
-        })
+        )
         .collect()
 }
 
