@@ -15,12 +15,14 @@
 //! the `--json` document); [`render_text`] and [`render_table`] write it.
 
 use std::collections::HashMap;
+use std::fmt;
 use std::io::{self, Read, Write};
 
 use serde::Serialize;
 
 use crate::cli::CompareConfig;
 use crate::dd_io::Direction;
+use crate::end::End;
 use crate::model::{BlockSize, Report};
 use crate::report::read::{read_report, ReadError};
 use crate::report::stderr_line;
@@ -90,11 +92,40 @@ pub struct Fact {
     pub value: Option<f64>,
     /// As printed.
     pub text: String,
-    /// Marks of the line (`interrupted`, `stopped: EIO`).
+    /// Marks of the line (`interrupted`, `stopped: EIO`, `busy: ...`), as
+    /// printed.
     pub marks: Vec<String>,
-    /// Why this figure cannot be compared with another report's whose tag
-    /// differs: its measuring method (`loop v1`, `bash loop`).
-    pub method: Option<String>,
+    /// How the line's step ended: a step that did not run its whole time
+    /// has no figure to compare.
+    pub end: End,
+    /// Why this figure cannot be compared with another report's whose
+    /// method differs (`loop v1`, `bash loop`).
+    pub method: Option<Method>,
+}
+
+/// How a figure was measured: figures measured differently never compare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// Our CPU loop, of this definition (`loop v1`).
+    Loop(u32),
+    /// The bash original's CPU loop: bash iterations.
+    BashLoop,
+    /// Our latency column: the mean completion time of one I/O.
+    CompletionLatency,
+    /// The bash original's latency column: the device's queue time (ms)
+    /// divided by its I/O count, printed as µs.
+    BashQueueTime,
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Method::Loop(v) => write!(f, "loop v{v}"),
+            Method::BashLoop => f.write_str("bash loop"),
+            Method::CompletionLatency => f.write_str("completion latency"),
+            Method::BashQueueTime => f.write_str("bash queue time"),
+        }
+    }
 }
 
 fn info(section: &str, label: impl Into<String>, text: impl Into<String>) -> Fact {
@@ -105,6 +136,7 @@ fn info(section: &str, label: impl Into<String>, text: impl Into<String>) -> Fac
         value: None,
         text: text.into(),
         marks: Vec::new(),
+        end: End::Complete,
         method: None,
     }
 }
@@ -124,6 +156,7 @@ fn figure(
         value: Some(value),
         text,
         marks: Vec::new(),
+        end: End::Complete,
         method: None,
     }
 }
@@ -150,11 +183,11 @@ pub fn facts(r: &Report) -> Vec<Fact> {
                 "Quickbench",
                 format!("bash original {}", o.version),
             ));
-            "bash loop".to_string()
+            Method::BashLoop
         }
         None => {
             v.push(info(head, "Quickbench", format!("port {}", h.port_version)));
-            format!("loop v{}", h.loop_version)
+            Method::Loop(h.loop_version)
         }
     };
     v.push(info(head, "Host", r.hostname.clone()));
@@ -180,7 +213,7 @@ pub fn facts(r: &Report) -> Vec<Fact> {
             ),
         )),
     }
-    v.push(info(head, "CPU loop", loop_method.clone()));
+    v.push(info(head, "CPU loop", loop_method.to_string()));
     if let Some(d) = r.loop_delay_s {
         v.push(info(head, "Loop delay", format!("{d} s")));
     }
@@ -224,7 +257,8 @@ pub fn facts(r: &Report) -> Vec<Fact> {
             s.loops_per_s_mean.trunc(),
             format!("{}", s.loops_per_s_mean.max(0.0) as u64),
         );
-        f.method = Some(loop_method.clone());
+        f.method = Some(loop_method);
+        f.end = s.end.clone();
         f.marks.extend(end_text(&s.end));
         f.marks.extend(s.marks.iter().map(mark_text));
         v.push(f);
@@ -242,6 +276,7 @@ pub fn facts(r: &Report) -> Vec<Fact> {
                 bw.bytes_per_s(),
                 dd_rate(bw.bytes, bw.elapsed_ns),
             );
+            f.end = bw.end.clone();
             f.marks.extend(end_text(&bw.end));
             f.marks.extend(bw.marks.iter().map(mark_text));
             v.push(f);
@@ -303,13 +338,12 @@ pub fn facts(r: &Report) -> Vec<Fact> {
                 format!("{}", value.max(0.0) as u64),
             );
             f.marks = marks.clone();
+            f.end = l.end.clone();
             if better == Better::Lower {
-                // The original divides the queue time (ms) by the I/O
-                // count and prints it as µs: not a latency.
                 f.method = Some(if r.original.is_some() {
-                    "bash queue time".into()
+                    Method::BashQueueTime
                 } else {
-                    "completion latency".into()
+                    Method::CompletionLatency
                 });
             }
             v.push(f);
@@ -633,13 +667,12 @@ fn comparable(a: Option<&Fact>, b: Option<&Fact>) -> Option<String> {
     let (a, b) = (a?, b?);
     // Load and cache marks are shown beside the figures; a line cut short
     // or stopped has no figure to compare.
-    let ended = |m: &&String| m.starts_with("interrupted") || m.starts_with("stopped");
-    if let Some(m) = a.marks.iter().chain(&b.marks).find(ended) {
-        return Some(format!("a line {m}"));
+    if let Some(how) = [&a.end, &b.end].into_iter().find_map(end_text) {
+        return Some(format!("a line {how}"));
     }
     if a.method != b.method {
-        return Some(match (a.method.as_deref(), b.method.as_deref()) {
-            (Some("bash queue time"), _) | (_, Some("bash queue time")) => {
+        return Some(match (a.method, b.method) {
+            (Some(Method::BashQueueTime), _) | (_, Some(Method::BashQueueTime)) => {
                 "the bash original's latency column is queue time per I/O, not a latency".into()
             }
             (Some(x), Some(y)) => format!("{x} against {y}: other loop definitions"),
@@ -708,17 +741,20 @@ pub struct FleetRow {
     pub not_comparable: Vec<bool>,
 }
 
-/// A key figure of one report: its value, and why it does not compare
-/// with the usual one when it does not (`interrupted`, `bash loop`).
-type KeyCell = Option<(f64, Option<String>)>;
+/// Why a key figure may not compare with the others of its column.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Tag {
+    /// Its step did not run its whole time: it never compares.
+    Ended,
+    /// Measured so: it compares with the figures measured the same way.
+    Method(Method),
+}
+
+/// A key figure of one report: its value, and its tag.
+type KeyCell = Option<(f64, Option<Tag>)>;
 
 /// The key figures: (heading, unit, better, how to find it).
-type KeyFigure = (
-    &'static str,
-    &'static str,
-    Better,
-    fn(&Report) -> Option<(f64, Option<String>)>,
-);
+type KeyFigure = (&'static str, &'static str, Better, fn(&Report) -> KeyCell);
 
 fn io_figure(
     r: &Report,
@@ -730,8 +766,10 @@ fn io_figure(
     let l = r
         .lines_of(bs)
         .find(|l| l.direction == dir && l.jobs == jobs)?;
-    let bad = !l.end.is_complete();
-    Some((pick(l).trunc(), bad.then(|| "interrupted".into())))
+    Some((
+        pick(l).trunc(),
+        (!l.end.is_complete()).then_some(Tag::Ended),
+    ))
 }
 
 const KEY_FIGURES: [KeyFigure; 10] = [
@@ -753,7 +791,7 @@ const KEY_FIGURES: [KeyFigure; 10] = [
         let b = r.memory.as_ref()?.dd_bandwidth.as_ref()?;
         Some((
             b.bytes_per_s(),
-            (!b.end.is_complete()).then(|| "interrupted".into()),
+            (!b.end.is_complete()).then_some(Tag::Ended),
         ))
     }),
     ("4k W 1j", "IO/s", Better::Higher, |r| {
@@ -776,20 +814,23 @@ const KEY_FIGURES: [KeyFigure; 10] = [
     }),
     ("4k R 1j lat", "µs", Better::Lower, |r| {
         let (v, bad) = io_figure(r, BlockSize::K4, Direction::Read, 1, |l| l.lat_mean_us)?;
-        let bad = bad.or(r.original.as_ref().map(|_| "bash queue time".into()));
+        let bad = bad.or(r
+            .original
+            .as_ref()
+            .map(|_| Tag::Method(Method::BashQueueTime)));
         Some((v, bad))
     }),
 ];
 
-/// The CPU loop's method tag: other loop definitions never compare.
-fn cpu_method(r: &Report, cut: bool) -> Option<String> {
+/// The CPU loop's tag: other loop definitions never compare.
+fn cpu_method(r: &Report, cut: bool) -> Option<Tag> {
     if cut {
-        return Some("interrupted".into());
+        return Some(Tag::Ended);
     }
-    Some(match &r.original {
-        Some(_) => "bash loop".into(),
-        None => format!("loop v{}", r.quickbench.loop_version),
-    })
+    Some(Tag::Method(match &r.original {
+        Some(_) => Method::BashLoop,
+        None => Method::Loop(r.quickbench.loop_version),
+    }))
 }
 
 fn median(mut v: Vec<f64>) -> Option<f64> {
@@ -813,24 +854,29 @@ pub fn fleet_table(inputs: &[Input], reports: &[ReportInfo]) -> FleetTable {
         .collect();
     // A figure is comparable when its method is the most common one of its
     // column (CPU figures: the loop definition most reports used).
-    let mut usual: Vec<Option<String>> = Vec::new();
+    let mut usual: Vec<Option<Tag>> = Vec::new();
     for c in 0..KEY_FIGURES.len() {
-        let mut count: HashMap<Option<String>, usize> = HashMap::new();
+        let mut count: HashMap<Option<Tag>, usize> = HashMap::new();
         for row in &cells {
             if let Some((_, m)) = &row[c] {
-                if m.as_deref() != Some("interrupted") {
+                if *m != Some(Tag::Ended) {
                     *count.entry(m.clone()).or_default() += 1;
                 }
             }
         }
+        // Ties go to the method named last in alphabetical order.
+        let name = |m: &Option<Tag>| match m {
+            Some(Tag::Method(m)) => Some(m.to_string()),
+            _ => None,
+        };
         usual.push(
             count
                 .into_iter()
-                .max_by_key(|(m, n)| (*n, m.clone()))
+                .max_by_key(|(m, n)| (*n, name(m)))
                 .and_then(|(m, _)| m),
         );
     }
-    let ok = |c: usize, cell: &Option<(f64, Option<String>)>| matches!(cell, Some((_, m)) if m.as_deref() != Some("interrupted") && (m.is_none() || *m == usual[c]));
+    let ok = |c: usize, cell: &KeyCell| matches!(cell, Some((_, m)) if *m != Some(Tag::Ended) && (m.is_none() || *m == usual[c]));
     let medians: Vec<Option<f64>> = (0..KEY_FIGURES.len())
         .map(|c| {
             median(
@@ -1308,6 +1354,56 @@ mod tests {
                 Better::Lower
             ),
             Verdict::Worse
+        );
+    }
+
+    #[test]
+    fn the_judge_reads_the_types_not_the_words() {
+        let f = |v: f64| figure("S", "x", Better::Higher, "u", v, v.to_string());
+        let why = |a: &Fact, b: &Fact| match judge(a, b, Better::Higher) {
+            Verdict::NotComparable { why } => Some(why),
+            _ => None,
+        };
+        // A stopped line, whatever its marks say.
+        let mut stopped = f(100.0);
+        stopped.end = End::Stopped {
+            error: "/d: read at offset 0: EIO".into(),
+            errno: Some(libc::EIO),
+            interrupted: false,
+        };
+        assert_eq!(
+            why(&f(100.0), &stopped).as_deref(),
+            Some("a line stopped: EIO")
+        );
+        let mut cut = f(90.0);
+        cut.end = End::Interrupted;
+        assert_eq!(why(&cut, &stopped).as_deref(), Some("a line interrupted"));
+        // Words in the marks decide nothing.
+        let mut worded = f(100.0);
+        worded.marks = vec!["interrupted".into()];
+        assert_eq!(judge(&f(100.0), &worded, Better::Higher), Verdict::Equal);
+        // Methods.
+        let with = |m: Method| Fact {
+            method: Some(m),
+            ..f(100.0)
+        };
+        assert!(why(
+            &with(Method::CompletionLatency),
+            &with(Method::BashQueueTime)
+        )
+        .unwrap()
+        .contains("not a latency"));
+        assert_eq!(
+            why(&with(Method::Loop(1)), &with(Method::Loop(2))).as_deref(),
+            Some("loop v1 against loop v2: other loop definitions")
+        );
+        assert_eq!(
+            judge(
+                &with(Method::Loop(1)),
+                &with(Method::Loop(1)),
+                Better::Higher
+            ),
+            Verdict::Equal
         );
     }
 
