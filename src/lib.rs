@@ -8,8 +8,10 @@
 pub mod blockdev;
 pub mod cli;
 pub mod compare;
+pub mod conditions;
 pub mod cpu_loop;
 pub mod dd_io;
+pub mod end;
 pub mod fsclass;
 pub mod membw;
 pub mod model;

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::blockdev::details::DeviceDetails;
 use crate::blockdev::{DiskRow, Target};
+use crate::conditions::{Conditions, CpuConditions, LineConditions, Measured, StepLoad};
 use crate::cpu_loop::smt::SmtProbe;
 use crate::cpu_loop::LoopStep;
 use crate::dd_io::LineResult;
@@ -30,6 +31,16 @@ pub const SCHEMA_VERSION: u32 = 1;
 
 /// The version of the bash original whose report this port reproduces.
 pub const ORIGINAL_VERSION: &str = "1.0";
+
+/// A `[ CPU loop ]` step with its conditions (load, clock) and marks.
+pub type CpuStep = Measured<LoopStep, CpuConditions>;
+
+/// The memory `Bandwidth` step with its conditions and marks.
+pub type MemoryStep = Measured<DdBandwidth, Conditions>;
+
+/// A `[ Storage bandwidth ]` line with its conditions (load, reach) and
+/// marks.
+pub type IoLine = Measured<LineResult, LineConditions>;
 
 /// A section of the report that `--only` / `--skip` can name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -227,7 +238,7 @@ pub struct Memory {
     /// The dd-equivalent measurement (`/dev/zero` to `/dev/null`, 1 MiB).
     /// Read back from text, it is a rate equal to the printed one (the
     /// bytes of one second).
-    pub dd_bandwidth: Option<DdBandwidth>,
+    pub dd_bandwidth: Option<MemoryStep>,
 }
 
 /// The JSON form of [`Memory`], with the printed figures beside the raw ones.
@@ -235,7 +246,7 @@ pub struct Memory {
 struct MemoryWire {
     mem_total_kib: Option<u64>,
     total_mb: Option<u64>,
-    dd_bandwidth: Option<DdBandwidth>,
+    dd_bandwidth: Option<MemoryStep>,
     dd_bandwidth_bytes_per_s: Option<f64>,
     dd_bandwidth_text: Option<String>,
 }
@@ -245,7 +256,7 @@ impl From<Memory> for MemoryWire {
         MemoryWire {
             mem_total_kib: m.mem_total_kib,
             total_mb: m.mem_total_kib.map(|k| k >> 10),
-            dd_bandwidth_bytes_per_s: m.dd_bandwidth.as_ref().map(DdBandwidth::bytes_per_s),
+            dd_bandwidth_bytes_per_s: m.dd_bandwidth.as_ref().map(|b| b.bytes_per_s()),
             dd_bandwidth_text: m
                 .dd_bandwidth
                 .as_ref()
@@ -334,10 +345,10 @@ pub struct Extended {
     pub device_details: Vec<DeviceDetails>,
     /// What else the host did during the SMT probe.
     #[serde(default)]
-    pub smt_probe_load: Option<crate::sysinfo::load::StepLoad>,
+    pub smt_probe_load: Option<StepLoad>,
     /// What else the host did during the DRAM runs.
     #[serde(default)]
-    pub dram_load: Option<crate::sysinfo::load::StepLoad>,
+    pub dram_load: Option<StepLoad>,
 }
 
 /// A section that could not run, and why (the exit status is 1 when there
@@ -440,7 +451,7 @@ pub struct Report {
     /// `[ CPU info ]`.
     pub cpu_info: Option<CpuInfo>,
     /// `[ CPU loop ]` steps.
-    pub cpu_loop: Vec<LoopStep>,
+    pub cpu_loop: Vec<CpuStep>,
     /// `[ Memory ]`.
     pub memory: Option<Memory>,
     /// `[ Storage info ]` rows.
@@ -451,7 +462,7 @@ pub struct Report {
     #[serde(default)]
     pub storage_io: Option<IoSetup>,
     /// `[ Storage bandwidth ]` lines, 4k then 1M.
-    pub storage_bandwidth: Vec<LineResult>,
+    pub storage_bandwidth: Vec<IoLine>,
     /// Why the storage bandwidth sections did not run, or stopped early.
     pub storage_bandwidth_skipped: Option<String>,
     /// `[ Plan ]` of `--dry-run`.
@@ -521,7 +532,7 @@ impl Report {
     }
 
     /// The storage lines of one block size, in order.
-    pub fn lines_of(&self, bs: BlockSize) -> impl Iterator<Item = &LineResult> {
+    pub fn lines_of(&self, bs: BlockSize) -> impl Iterator<Item = &IoLine> {
         self.storage_bandwidth
             .iter()
             .filter(move |l| l.block_size_bytes == bs.bytes())

@@ -12,17 +12,22 @@ use std::time::Duration;
 
 use crate::blockdev::{self, Target};
 use crate::cli::{Config, Section};
+use crate::conditions::io::{other_io, OurIo};
+use crate::conditions::{
+    mark, reach, Conditions, CpuConditions, LineConditions, Mark, Sampler, Step,
+};
 use crate::cpu_loop::smt::{SmtPlan, SmtProbe};
 use crate::cpu_loop::{self, LoopStep};
 use crate::dd_io::{self, Advisory, Direction, IoConfig, IoSkip, LineResult};
+use crate::end::End;
 use crate::membw::dram::{self, DramBandwidth, DramRun};
 use crate::membw::{self, DdBandwidth};
-use crate::model::{BlockSize, CpuInfo, Extended, IoSetup, Memory, Report};
+use crate::model::{
+    BlockSize, CpuInfo, CpuStep, Extended, IoLine, IoSetup, Memory, MemoryStep, Report,
+};
 use crate::report::text::Item;
 use crate::report::Console;
 use crate::sysinfo::cgroup::{self, CgroupLimits};
-use crate::sysinfo::load::{self, LoadSampler, Mark, OurIo};
-use crate::sysinfo::procstat;
 use crate::{plan, signals, sysinfo, Sysroot};
 
 /// Why the run stopped early.
@@ -68,8 +73,9 @@ impl Output for Vec<Box<dyn Output + '_>> {
 
 /// Everything that measures. Each method returns plain data.
 pub trait Measure {
-    /// One CPU loop step of `jobs` jobs.
-    fn cpu_step(&self, sys: &Sysroot, jobs: u32, delay: Duration) -> LoopStep;
+    /// One CPU loop step of `jobs` jobs; `poll` is called every 10 ms or
+    /// so while it runs (the step's sampler reads the CPUs' clock).
+    fn cpu_step(&self, jobs: u32, delay: Duration, poll: &dyn Fn()) -> LoopStep;
     /// The dd-like memory bandwidth.
     fn memory_bandwidth(&self, sys: &Sysroot, delay: Duration) -> anyhow::Result<DdBandwidth>;
     /// Opens the storage workspace, or says why the sections cannot run.
@@ -80,12 +86,7 @@ pub trait Measure {
     fn dram(&self, sys: &Sysroot, delay: Duration) -> DramBandwidth;
     /// Starts sampling what else the host did during a step (other
     /// processes, steal, cgroup throttling), if it can be read.
-    fn load_sampler(
-        &self,
-        sys: &Sysroot,
-        cpus: &[u32],
-        limits: &CgroupLimits,
-    ) -> Option<LoadSampler>;
+    fn load_sampler(&self, sys: &Sysroot, cpus: &[u32], limits: &CgroupLimits) -> Option<Sampler>;
 }
 
 /// An open storage workspace.
@@ -115,20 +116,11 @@ pub fn measure_for(cfg: &Config) -> Box<dyn Measure> {
 pub struct Live;
 
 impl Measure for Live {
-    /// Steal time and clock are sampled around and during the step, when
-    /// /proc/stat is readable.
-    fn cpu_step(&self, sys: &Sysroot, jobs: u32, delay: Duration) -> LoopStep {
-        match procstat::Sampler::start(sys) {
-            Ok(sampler) => {
-                let mut step = cpu_loop::run_step(jobs, delay, &|| {
-                    sampler.poll();
-                    signals::stop_requested()
-                });
-                step.conditions = sampler.finish().ok();
-                step
-            }
-            Err(_) => cpu_loop::run_step(jobs, delay, &signals::stop_requested),
-        }
+    fn cpu_step(&self, jobs: u32, delay: Duration, poll: &dyn Fn()) -> LoopStep {
+        cpu_loop::run_step(jobs, delay, &|| {
+            poll();
+            signals::stop_requested()
+        })
     }
 
     fn memory_bandwidth(&self, sys: &Sysroot, delay: Duration) -> anyhow::Result<DdBandwidth> {
@@ -147,13 +139,8 @@ impl Measure for Live {
         dram::measure(sys, delay, &signals::stop_requested)
     }
 
-    fn load_sampler(
-        &self,
-        sys: &Sysroot,
-        cpus: &[u32],
-        limits: &CgroupLimits,
-    ) -> Option<LoadSampler> {
-        LoadSampler::start(sys, cpus, limits).ok()
+    fn load_sampler(&self, sys: &Sysroot, cpus: &[u32], limits: &CgroupLimits) -> Option<Sampler> {
+        Sampler::start(sys, cpus, limits).ok()
     }
 }
 
@@ -185,17 +172,14 @@ impl Storage for dd_io::Workspace {
 pub struct StandIn;
 
 impl Measure for StandIn {
-    fn cpu_step(&self, _: &Sysroot, jobs: u32, delay: Duration) -> LoopStep {
+    fn cpu_step(&self, jobs: u32, delay: Duration, _: &dyn Fn()) -> LoopStep {
         let each = 400_000_000.0 - 1_000.0 * f64::from(jobs);
         LoopStep {
             jobs,
             loops_per_s_each: vec![each; jobs as usize],
             loops_per_s_mean: each,
             elapsed_ns: delay.as_nanos() as u64,
-            cut_short: false,
-            conditions: None,
-            load: None,
-            marks: Vec::new(),
+            end: End::Complete,
         }
     }
 
@@ -204,9 +188,7 @@ impl Measure for StandIn {
         Ok(DdBandwidth {
             bytes: 30_900_000_000,
             elapsed_ns: 1_000_000_001,
-            cut_short: false,
-            load: None,
-            marks: Vec::new(),
+            end: End::Complete,
         })
     }
 
@@ -259,7 +241,7 @@ impl Measure for StandIn {
     }
 
     /// Nothing is sampled: the stand-in's figures are never distorted.
-    fn load_sampler(&self, _: &Sysroot, _: &[u32], _: &CgroupLimits) -> Option<LoadSampler> {
+    fn load_sampler(&self, _: &Sysroot, _: &[u32], _: &CgroupLimits) -> Option<Sampler> {
         None
     }
 }
@@ -446,7 +428,7 @@ impl<'a> Run<'a> {
     }
 
     /// Starts sampling the host's load around a step.
-    fn sample(&self) -> Option<LoadSampler> {
+    fn sample(&self) -> Option<Sampler> {
         self.measure
             .load_sampler(&self.sys, &self.cpus, &self.limits)
     }
@@ -457,14 +439,7 @@ impl<'a> Run<'a> {
             return;
         }
         self.marks_explained = true;
-        self.console.warn(
-            "a mark after a figure says what distorted it: busy (other processes used the CPUs \
-             the step needed; a lower figure on a busy step is not a sign of SMT), steal (the \
-             hypervisor took CPU time), throttled (the cgroup CPU quota stopped the jobs), other \
-             I/O (the device served I/O that was not ours), cached (the device saw much less \
-             than was moved: a cache served the figure). Stop the other workload and rerun, or \
-             compare only unmarked figures",
-        );
+        self.console.warn(&mark::explanation());
     }
 
     /// The header.
@@ -502,15 +477,21 @@ impl<'a> Run<'a> {
         self.emit(Item::CpuLoopTitle)?;
         for jobs in cpu_jobs(&self.sys) {
             self.progress("CPU loop", &format!("{jobs} // jobs"), 1);
-            let sampler = self.sample();
-            let mut step = self.measure.cpu_step(&self.sys, jobs, self.cfg.loop_delay);
-            if let Some(s) = sampler {
-                let l = s.finish(f64::from(jobs));
-                step.marks = l.marks();
-                step.load = Some(l);
-            }
-            self.explain(&step.marks.clone());
-            self.after_step("CPU loop step", step.cut_short)?;
+            // One sampler: the load the marks judge and the clock of -x.
+            let sampler = self.sample().map(Sampler::with_clock);
+            let poll = || sampler.iter().for_each(Sampler::poll);
+            let figure = self.measure.cpu_step(jobs, self.cfg.loop_delay, &poll);
+            let sample = sampler.map(|s| s.finish(f64::from(jobs)));
+            let step = CpuStep {
+                figure,
+                marks: mark::marks(Step::Cpu, sample.as_ref().map(|s| &s.load), None),
+                conditions: CpuConditions {
+                    clock: sample.as_ref().and_then(|s| s.clock),
+                    load: sample.map(|s| s.load),
+                },
+            };
+            self.explain(&step.marks);
+            self.after_step("CPU loop step", step.end.interrupted())?;
             self.report.cpu_loop.push(step);
             self.emit(Item::CpuStep(self.report.cpu_loop.len() - 1))?;
         }
@@ -546,14 +527,15 @@ impl<'a> Run<'a> {
             .measure
             .memory_bandwidth(&self.sys, self.cfg.loop_delay)
         {
-            Ok(mut bw) => {
-                if let Some(s) = sampler {
-                    let l = s.finish(1.0);
-                    bw.marks = l.marks();
-                    bw.load = Some(l);
-                }
-                self.explain(&bw.marks.clone());
-                self.after_step("memory bandwidth", bw.cut_short)?;
+            Ok(figure) => {
+                let load = sampler.map(|s| s.finish(1.0).load);
+                let bw = MemoryStep {
+                    figure,
+                    marks: mark::marks(Step::Memory, load.as_ref(), None),
+                    conditions: Conditions { load },
+                };
+                self.explain(&bw.marks);
+                self.after_step("memory bandwidth", bw.end.interrupted())?;
                 if let Some(m) = &mut self.report.memory {
                     m.dd_bandwidth = Some(bw);
                 }
@@ -670,38 +652,30 @@ impl<'a> Run<'a> {
                         1,
                     );
                     let sampler = self.sample();
-                    let mut line = ws.run_line(bs, dir, jobs, self.cfg.loop_delay);
+                    let figure = ws.run_line(bs, dir, jobs, self.cfg.loop_delay);
                     let needed = f64::from(jobs.min(self.cpus.len().max(1) as u32));
-                    let mut l = sampler.map(|s| s.finish(needed)).unwrap_or_default();
-                    let deltas: Vec<(String, dd_io::DeviceStatDelta)> = line
+                    let mut load = sampler.map(|s| s.finish(needed).load).unwrap_or_default();
+                    let deltas: Vec<(String, dd_io::DeviceStatDelta)> = figure
                         .device_deltas
                         .iter()
                         .map(|d| (d.device.clone(), d.delta))
                         .collect();
-                    l.io = load::other_io(&OurIo::of_line(&line), &deltas);
-                    // No busy or steal mark on a storage line: its own I/O
-                    // makes both. It runs partly in kernel threads (the loop
-                    // worker, dm-crypt, the block layer's workers), which
-                    // /proc/stat counts as other processes, and on a VM the
-                    // host's threads serving our virtio I/O take the vCPUs'
-                    // cores (6-8 % steal on quiet 4k lines with 4 and 16 jobs
-                    // on a 2-vCPU guest). The figures are kept; other I/O,
-                    // throttling and caches are marked.
-                    line.marks = l
-                        .marks()
-                        .into_iter()
-                        .filter(|m| !matches!(m, Mark::Busy { .. } | Mark::Steal { .. }))
-                        .collect();
-                    if let Some(layout) = &layout {
-                        let reach = dd_io::reach::judge_line(&line, layout);
-                        line.marks.extend(reach.mark());
-                        line.reach = Some(reach);
-                    }
-                    line.load = Some(l);
-                    self.explain(&line.marks.clone());
-                    if let Some(e) = &line.error {
-                        let hint = match line.error_errno {
-                            Some(_) => format!("; {}", dd_io::errno_hint(line.error_errno)),
+                    load.io = other_io(&OurIo::of_line(&figure), &deltas);
+                    let reach = layout
+                        .as_ref()
+                        .map(|layout| reach::judge_line(&figure, layout));
+                    let line = IoLine {
+                        marks: mark::marks(Step::Storage, Some(&load), reach.as_ref()),
+                        conditions: LineConditions {
+                            load: Some(load),
+                            reach,
+                        },
+                        figure,
+                    };
+                    self.explain(&line.marks);
+                    if let Some(e) = line.end.error() {
+                        let hint = match line.end.errno() {
+                            Some(errno) => format!("; {}", dd_io::errno_hint(Some(errno))),
                             None => String::new(),
                         };
                         self.console.warn(&format!(
@@ -710,7 +684,7 @@ impl<'a> Run<'a> {
                         ));
                         errors += 1;
                     }
-                    self.after_step("storage bandwidth line", line.cut_short)?;
+                    self.after_step("storage bandwidth line", line.end.interrupted())?;
                     self.report.storage_bandwidth.push(line);
                     self.emit(Item::BandwidthLine(self.report.storage_bandwidth.len() - 1))?;
                 }
@@ -737,8 +711,8 @@ impl<'a> Run<'a> {
             let sampler = self.sample();
             let probe = self.measure.smt_probe(&self.sys, self.cfg.loop_delay);
             // Two jobs at a time, on two CPUs.
-            let load = sampler.map(|s| s.finish(2.0));
-            self.explain(&load.as_ref().map(|l| l.marks()).unwrap_or_default());
+            let load = sampler.map(|s| s.finish(2.0).load);
+            self.explain(&mark::marks(Step::Cpu, load.as_ref(), None));
             self.after_step("SMT probe", probe.cut_short)?;
             if let Some(x) = &mut self.report.extended {
                 x.smt_probe = Some(probe);
@@ -751,8 +725,8 @@ impl<'a> Run<'a> {
             let sampler = self.sample();
             let dram = self.measure.dram(&self.sys, self.cfg.loop_delay);
             // The all-CPU run needs every CPU.
-            let load = sampler.map(|s| s.finish(self.cpus.len().max(1) as f64));
-            self.explain(&load.as_ref().map(|l| l.marks()).unwrap_or_default());
+            let load = sampler.map(|s| s.finish(self.cpus.len().max(1) as f64).load);
+            self.explain(&mark::marks(Step::Memory, load.as_ref(), None));
             let cut = dram.single.cut_short || dram.all.as_ref().is_some_and(|r| r.cut_short);
             self.after_step("DRAM bandwidth", cut)?;
             if let Some(x) = &mut self.report.extended {

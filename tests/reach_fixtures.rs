@@ -11,7 +11,7 @@ use quickbench::blockdev::{
     cache_caveat, check_layout, device_layout, fuse_backing, resolve_dir, BackingFrom, CacheCaveat,
     TargetKind,
 };
-use quickbench::dd_io::reach::{judge, Verdict};
+use quickbench::conditions::reach::{judge, Verdict};
 use quickbench::dd_io::{DeviceDelta, DeviceStatDelta, Direction};
 
 fn names(v: &[quickbench::blockdev::LayoutLeaf]) -> Vec<(&str, Option<&str>, f64)> {

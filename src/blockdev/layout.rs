@@ -1,5 +1,5 @@
 //! How the devices under a filesystem turn its bytes into device bytes,
-//! for the check "did our I/O reach the device?" ([`crate::dd_io::reach`]).
+//! for the check "did our I/O reach the device?" ([`crate::conditions::reach`]).
 //!
 //! Walks `/sys/class/block/<name>/slaves/` down from the devices the
 //! filesystem sits on to the devices with no slaves (the leaves: disks,

@@ -2,13 +2,15 @@
 //! their direction and unit, and information lines. Nothing here compares.
 
 use std::collections::HashMap;
+use std::fmt;
 
 use serde::Serialize;
 
+use crate::end::End;
 use crate::model::{BlockSize, Report};
 // The report's own wording of a mark and of the CPU quota: a comparison
 // line shows them as the report printed them.
-use crate::report::text::{cpu_limit_line, mark_text};
+use crate::report::text::{cpu_limit_line, end_text, mark_text};
 use crate::units::dd_rate;
 
 /// Which way a figure is better.
@@ -34,11 +36,40 @@ pub struct Fact {
     pub value: Option<f64>,
     /// As printed.
     pub text: String,
-    /// Marks of the line (`interrupted`, `stopped: EIO`).
+    /// Marks of the line (`interrupted`, `stopped: EIO`, `busy: ...`), as
+    /// printed.
     pub marks: Vec<String>,
-    /// Why this figure cannot be compared with another report's whose tag
-    /// differs: its measuring method (`loop v1`, `bash loop`).
-    pub method: Option<String>,
+    /// How the line's step ended: a step that did not run its whole time
+    /// has no figure to compare.
+    pub end: End,
+    /// Why this figure cannot be compared with another report's whose
+    /// method differs (`loop v1`, `bash loop`).
+    pub method: Option<Method>,
+}
+
+/// How a figure was measured: figures measured differently never compare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// Our CPU loop, of this definition (`loop v1`).
+    Loop(u32),
+    /// The bash original's CPU loop: bash iterations.
+    BashLoop,
+    /// Our latency column: the mean completion time of one I/O.
+    CompletionLatency,
+    /// The bash original's latency column: the device's queue time (ms)
+    /// divided by its I/O count, printed as µs.
+    BashQueueTime,
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Method::Loop(v) => write!(f, "loop v{v}"),
+            Method::BashLoop => f.write_str("bash loop"),
+            Method::CompletionLatency => f.write_str("completion latency"),
+            Method::BashQueueTime => f.write_str("bash queue time"),
+        }
+    }
 }
 
 fn info(section: &str, label: impl Into<String>, text: impl Into<String>) -> Fact {
@@ -49,6 +80,7 @@ fn info(section: &str, label: impl Into<String>, text: impl Into<String>) -> Fac
         value: None,
         text: text.into(),
         marks: Vec::new(),
+        end: End::Complete,
         method: None,
     }
 }
@@ -68,6 +100,7 @@ fn figure(
         value: Some(value),
         text,
         marks: Vec::new(),
+        end: End::Complete,
         method: None,
     }
 }
@@ -94,11 +127,11 @@ pub fn facts(r: &Report) -> Vec<Fact> {
                 "Quickbench",
                 format!("bash original {}", o.version),
             ));
-            "bash loop".to_string()
+            Method::BashLoop
         }
         None => {
             v.push(info(head, "Quickbench", format!("port {}", h.port_version)));
-            format!("loop v{}", h.loop_version)
+            Method::Loop(h.loop_version)
         }
     };
     v.push(info(head, "Host", r.hostname.clone()));
@@ -124,7 +157,7 @@ pub fn facts(r: &Report) -> Vec<Fact> {
             ),
         )),
     }
-    v.push(info(head, "CPU loop", loop_method.clone()));
+    v.push(info(head, "CPU loop", loop_method.to_string()));
     if let Some(d) = r.loop_delay_s {
         v.push(info(head, "Loop delay", format!("{d} s")));
     }
@@ -168,10 +201,9 @@ pub fn facts(r: &Report) -> Vec<Fact> {
             s.loops_per_s_mean.trunc(),
             format!("{}", s.loops_per_s_mean.max(0.0) as u64),
         );
-        f.method = Some(loop_method.clone());
-        if s.cut_short {
-            f.marks.push("interrupted".into());
-        }
+        f.method = Some(loop_method);
+        f.end = s.end.clone();
+        f.marks.extend(end_text(&s.end));
         f.marks.extend(s.marks.iter().map(mark_text));
         v.push(f);
     }
@@ -188,9 +220,8 @@ pub fn facts(r: &Report) -> Vec<Fact> {
                 bw.bytes_per_s(),
                 dd_rate(bw.bytes, bw.elapsed_ns),
             );
-            if bw.cut_short {
-                f.marks.push("interrupted".into());
-            }
+            f.end = bw.end.clone();
+            f.marks.extend(end_text(&bw.end));
             f.marks.extend(bw.marks.iter().map(mark_text));
             v.push(f);
         }
@@ -234,14 +265,7 @@ pub fn facts(r: &Report) -> Vec<Fact> {
         };
         let section = format!("Storage bandwidth - {} blocks", bs.label());
         let line = format!("{:<6} ({:>2} thread[s])", l.direction.label(), l.jobs);
-        let mut marks = Vec::new();
-        if let Some(e) = l.error_errno {
-            marks.push(format!("stopped: {}", crate::dd_io::errno_name(e)));
-        } else if l.error.is_some() {
-            marks.push("stopped".into());
-        } else if l.cut_short {
-            marks.push("interrupted".into());
-        }
+        let mut marks: Vec<String> = end_text(&l.end).into_iter().collect();
         marks.extend(l.marks.iter().map(mark_text));
         let figures = [
             ("MB/s", Better::Higher, l.mb_per_s.trunc()),
@@ -258,13 +282,12 @@ pub fn facts(r: &Report) -> Vec<Fact> {
                 format!("{}", value.max(0.0) as u64),
             );
             f.marks = marks.clone();
+            f.end = l.end.clone();
             if better == Better::Lower {
-                // The original divides the queue time (ms) by the I/O
-                // count and prints it as µs: not a latency.
                 f.method = Some(if r.original.is_some() {
-                    "bash queue time".into()
+                    Method::BashQueueTime
                 } else {
-                    "completion latency".into()
+                    Method::CompletionLatency
                 });
             }
             v.push(f);

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::comparison::ReportInfo;
-use super::facts::Better;
+use super::facts::{Better, Method};
 use super::load::Input;
 use crate::dd_io::Direction;
 use crate::model::{BlockSize, Report};
@@ -53,17 +53,20 @@ pub struct FleetRow {
     pub not_comparable: Vec<bool>,
 }
 
-/// A key figure of one report: its value, and why it does not compare
-/// with the usual one when it does not (`interrupted`, `bash loop`).
-type KeyCell = Option<(f64, Option<String>)>;
+/// Why a key figure may not compare with the others of its column.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Tag {
+    /// Its step did not run its whole time: it never compares.
+    Ended,
+    /// Measured so: it compares with the figures measured the same way.
+    Method(Method),
+}
+
+/// A key figure of one report: its value, and its tag.
+type KeyCell = Option<(f64, Option<Tag>)>;
 
 /// The key figures: (heading, unit, better, how to find it).
-type KeyFigure = (
-    &'static str,
-    &'static str,
-    Better,
-    fn(&Report) -> Option<(f64, Option<String>)>,
-);
+type KeyFigure = (&'static str, &'static str, Better, fn(&Report) -> KeyCell);
 
 fn io_figure(
     r: &Report,
@@ -75,22 +78,33 @@ fn io_figure(
     let l = r
         .lines_of(bs)
         .find(|l| l.direction == dir && l.jobs == jobs)?;
-    let bad = l.cut_short || l.error.is_some();
-    Some((pick(l).trunc(), bad.then(|| "interrupted".into())))
+    Some((
+        pick(l).trunc(),
+        (!l.end.is_complete()).then_some(Tag::Ended),
+    ))
 }
 
 const KEY_FIGURES: [KeyFigure; 10] = [
     ("CPU 1 job", "loop/job/s", Better::Higher, |r| {
         let s = r.cpu_loop.first()?;
-        Some((s.loops_per_s_mean.trunc(), cpu_method(r, s.cut_short)))
+        Some((
+            s.loops_per_s_mean.trunc(),
+            cpu_method(r, !s.end.is_complete()),
+        ))
     }),
     ("CPU max jobs", "loop/job/s", Better::Higher, |r| {
         let s = r.cpu_loop.last()?;
-        Some((s.loops_per_s_mean.trunc(), cpu_method(r, s.cut_short)))
+        Some((
+            s.loops_per_s_mean.trunc(),
+            cpu_method(r, !s.end.is_complete()),
+        ))
     }),
     ("Memory", "B/s", Better::Higher, |r| {
         let b = r.memory.as_ref()?.dd_bandwidth.as_ref()?;
-        Some((b.bytes_per_s(), b.cut_short.then(|| "interrupted".into())))
+        Some((
+            b.bytes_per_s(),
+            (!b.end.is_complete()).then_some(Tag::Ended),
+        ))
     }),
     ("4k W 1j", "IO/s", Better::Higher, |r| {
         io_figure(r, BlockSize::K4, Direction::Write, 1, |l| l.iops)
@@ -112,20 +126,23 @@ const KEY_FIGURES: [KeyFigure; 10] = [
     }),
     ("4k R 1j lat", "µs", Better::Lower, |r| {
         let (v, bad) = io_figure(r, BlockSize::K4, Direction::Read, 1, |l| l.lat_mean_us)?;
-        let bad = bad.or(r.original.as_ref().map(|_| "bash queue time".into()));
+        let bad = bad.or(r
+            .original
+            .as_ref()
+            .map(|_| Tag::Method(Method::BashQueueTime)));
         Some((v, bad))
     }),
 ];
 
-/// The CPU loop's method tag: other loop definitions never compare.
-fn cpu_method(r: &Report, cut: bool) -> Option<String> {
+/// The CPU loop's tag: other loop definitions never compare.
+fn cpu_method(r: &Report, cut: bool) -> Option<Tag> {
     if cut {
-        return Some("interrupted".into());
+        return Some(Tag::Ended);
     }
-    Some(match &r.original {
-        Some(_) => "bash loop".into(),
-        None => format!("loop v{}", r.quickbench.loop_version),
-    })
+    Some(Tag::Method(match &r.original {
+        Some(_) => Method::BashLoop,
+        None => Method::Loop(r.quickbench.loop_version),
+    }))
 }
 
 fn median(mut v: Vec<f64>) -> Option<f64> {
@@ -149,24 +166,29 @@ pub fn fleet_table(inputs: &[Input], reports: &[ReportInfo]) -> FleetTable {
         .collect();
     // A figure is comparable when its method is the most common one of its
     // column (CPU figures: the loop definition most reports used).
-    let mut usual: Vec<Option<String>> = Vec::new();
+    let mut usual: Vec<Option<Tag>> = Vec::new();
     for c in 0..KEY_FIGURES.len() {
-        let mut count: HashMap<Option<String>, usize> = HashMap::new();
+        let mut count: HashMap<Option<Tag>, usize> = HashMap::new();
         for row in &cells {
             if let Some((_, m)) = &row[c] {
-                if m.as_deref() != Some("interrupted") {
+                if *m != Some(Tag::Ended) {
                     *count.entry(m.clone()).or_default() += 1;
                 }
             }
         }
+        // Ties go to the method named last in alphabetical order.
+        let name = |m: &Option<Tag>| match m {
+            Some(Tag::Method(m)) => Some(m.to_string()),
+            _ => None,
+        };
         usual.push(
             count
                 .into_iter()
-                .max_by_key(|(m, n)| (*n, m.clone()))
+                .max_by_key(|(m, n)| (*n, name(m)))
                 .and_then(|(m, _)| m),
         );
     }
-    let ok = |c: usize, cell: &Option<(f64, Option<String>)>| matches!(cell, Some((_, m)) if m.as_deref() != Some("interrupted") && (m.is_none() || *m == usual[c]));
+    let ok = |c: usize, cell: &KeyCell| matches!(cell, Some((_, m)) if *m != Some(Tag::Ended) && (m.is_none() || *m == usual[c]));
     let columns: Vec<(Option<f64>, Vec<Option<String>>)> = (0..KEY_FIGURES.len())
         .map(|c| {
             let comparable: Vec<Option<f64>> = cells

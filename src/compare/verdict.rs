@@ -4,7 +4,8 @@
 
 use serde::Serialize;
 
-use super::facts::{Better, Fact};
+use super::facts::{Better, Fact, Method};
+use crate::report::text::end_text;
 
 /// Differences within this fraction read as equal.
 pub const EQUAL_WITHIN: f64 = 0.05;
@@ -66,13 +67,12 @@ fn comparable(a: Option<&Fact>, b: Option<&Fact>) -> Option<String> {
     let (a, b) = (a?, b?);
     // Load and cache marks are shown beside the figures; a line cut short
     // or stopped has no figure to compare.
-    let ended = |m: &&String| m.starts_with("interrupted") || m.starts_with("stopped");
-    if let Some(m) = a.marks.iter().chain(&b.marks).find(ended) {
-        return Some(format!("a line {m}"));
+    if let Some(how) = [&a.end, &b.end].into_iter().find_map(end_text) {
+        return Some(format!("a line {how}"));
     }
     if a.method != b.method {
-        return Some(match (a.method.as_deref(), b.method.as_deref()) {
-            (Some("bash queue time"), _) | (_, Some("bash queue time")) => {
+        return Some(match (a.method, b.method) {
+            (Some(Method::BashQueueTime), _) | (_, Some(Method::BashQueueTime)) => {
                 "the bash original's latency column is queue time per I/O, not a latency".into()
             }
             (Some(x), Some(y)) => format!("{x} against {y}: other loop definitions"),
@@ -117,6 +117,7 @@ mod tests {
             value: Some(v),
             text: v.to_string(),
             marks: Vec::new(),
+            end: crate::end::End::Complete,
             method: None,
         };
         assert_eq!(
@@ -158,6 +159,66 @@ mod tests {
                 Better::Lower
             ),
             Verdict::Worse
+        );
+    }
+
+    #[test]
+    fn the_judge_reads_the_types_not_the_words() {
+        use crate::end::End;
+        let f = |v: f64| Fact {
+            section: "S".into(),
+            label: "x".into(),
+            figure: Some((Better::Higher, "u")),
+            value: Some(v),
+            text: v.to_string(),
+            marks: Vec::new(),
+            end: End::Complete,
+            method: None,
+        };
+        let why = |a: &Fact, b: &Fact| match judge(a, b, Better::Higher) {
+            Verdict::NotComparable { why } => Some(why),
+            _ => None,
+        };
+        // A stopped line, whatever its marks say.
+        let mut stopped = f(100.0);
+        stopped.end = End::Stopped {
+            error: "/d: read at offset 0: EIO".into(),
+            errno: Some(libc::EIO),
+            interrupted: false,
+        };
+        assert_eq!(
+            why(&f(100.0), &stopped).as_deref(),
+            Some("a line stopped: EIO")
+        );
+        let mut cut = f(90.0);
+        cut.end = End::Interrupted;
+        assert_eq!(why(&cut, &stopped).as_deref(), Some("a line interrupted"));
+        // Words in the marks decide nothing.
+        let mut worded = f(100.0);
+        worded.marks = vec!["interrupted".into()];
+        assert_eq!(judge(&f(100.0), &worded, Better::Higher), Verdict::Equal);
+        // Methods.
+        let with = |m: Method| Fact {
+            method: Some(m),
+            ..f(100.0)
+        };
+        assert!(why(
+            &with(Method::CompletionLatency),
+            &with(Method::BashQueueTime)
+        )
+        .unwrap()
+        .contains("not a latency"));
+        assert_eq!(
+            why(&with(Method::Loop(1)), &with(Method::Loop(2))).as_deref(),
+            Some("loop v1 against loop v2: other loop definitions")
+        );
+        assert_eq!(
+            judge(
+                &with(Method::Loop(1)),
+                &with(Method::Loop(1)),
+                Better::Higher
+            ),
+            Verdict::Equal
         );
     }
 }

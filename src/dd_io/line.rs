@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::blockstat::{DeviceDelta, DeviceStatDelta};
+use crate::end::End;
 
 /// Write or read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -61,25 +62,12 @@ pub struct LineResult {
     pub memory_backed: bool,
     /// Size of the temporary file, bytes.
     pub file_size_bytes: u64,
-    /// Ended early by the cut flag (Ctrl-C); figures are over the real
-    /// elapsed time.
-    pub cut_short: bool,
-    /// Why the line stopped early (ENOSPC, EIO...): figures are what was
-    /// measured until then.
-    pub error: Option<String>,
-    /// The OS error number behind `error`, when there is one.
-    pub error_errno: Option<i32>,
-    /// Other processes, steal, throttling and other I/O on the devices
-    /// during the line.
-    #[serde(default)]
-    pub load: Option<crate::sysinfo::load::StepLoad>,
-    /// Whether our bytes reached the target's devices.
-    #[serde(default)]
-    pub reach: Option<super::reach::Reach>,
-    /// What distorted the figures, when something did (busy host, other
-    /// I/O, a cache): printed after the line.
-    #[serde(default)]
-    pub marks: Vec<crate::sysinfo::load::Mark>,
+    /// Complete, ended early by the cut flag (Ctrl-C; figures are over
+    /// the real elapsed time), or stopped by an error (ENOSPC, EIO...;
+    /// figures are what was measured until then). `cut_short`, `error`
+    /// and `error_errno` in the JSON.
+    #[serde(flatten)]
+    pub end: End,
 }
 
 impl LineResult {
@@ -106,12 +94,7 @@ impl LineResult {
             direct_io: true,
             memory_backed: false,
             file_size_bytes: 0,
-            cut_short: false,
-            error: None,
-            error_errno: None,
-            load: None,
-            reach: None,
-            marks: Vec::new(),
+            end: End::Complete,
         }
     }
 }

@@ -18,7 +18,6 @@ pub mod buffer;
 mod engine;
 pub mod histogram;
 mod line;
-pub mod reach;
 pub mod region;
 pub mod tempfile;
 mod workspace;

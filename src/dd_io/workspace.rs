@@ -332,7 +332,7 @@ impl Workspace {
         let (regions, plans) = match self.plans(bs, direction, jobs) {
             Ok(p) => p,
             Err(msg) => {
-                res.error = Some(format!("{}: {msg}", self.dir.display()));
+                res.end.stop(format!("{}: {msg}", self.dir.display()), None);
                 return res;
             }
         };
@@ -351,7 +351,8 @@ impl Workspace {
         ) {
             Ok(o) => o,
             Err(e) => {
-                res.error = Some(format!("cannot start {jobs} I/O threads: {e}"));
+                res.end
+                    .stop(format!("cannot start {jobs} I/O threads: {e}"), None);
                 return res;
             }
         };
@@ -366,22 +367,24 @@ impl Workspace {
             hist.merge(&o.hist);
             res.bytes += o.bytes;
             res.ios += o.ios;
-            res.cut_short |= o.cut;
+            if o.cut {
+                res.end.interrupt();
+            }
             if write {
                 if let Some(s) = written_by_job(*region, bs, o.ios) {
                     self.written.insert(s);
                 }
             }
-            if let (None, Some(e)) = (&res.error, o.error) {
+            if let (None, Some(e)) = (res.end.error(), o.error) {
                 let what = if write { "write" } else { "read" };
-                res.error = Some(format!(
+                let error = format!(
                     "{}: {what} at offset {}: {} ({})",
                     self.dir.display(),
                     e.offset_byte,
                     std::io::Error::from_raw_os_error(e.errno),
                     tempfile::errno_name(e.errno)
-                ));
-                res.error_errno = Some(e.errno);
+                );
+                res.end.stop(error, Some(e.errno));
             }
         }
         if write {
@@ -389,9 +392,9 @@ impl Workspace {
             let r = tempfile::fdatasync(fd);
             end = Instant::now();
             res.fdatasync_ns = Some(end.duration_since(t).as_nanos() as u64);
-            if let (Err(e), None) = (r, &res.error) {
-                res.error_errno = e.raw_os_error();
-                res.error = Some(format!("{}: fdatasync: {e}", self.dir.display()));
+            if let Err(e) = r {
+                let error = format!("{}: fdatasync: {e}", self.dir.display());
+                res.end.stop(error, e.raw_os_error());
             }
         }
         let after = self.device_stats();

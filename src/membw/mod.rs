@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
+use crate::end::End;
 use crate::Sysroot;
 
 pub mod dram;
@@ -29,14 +30,10 @@ pub struct DdBandwidth {
     pub bytes: u64,
     /// Elapsed time from the first read to the last write, in nanoseconds.
     pub elapsed_ns: u64,
-    /// True when Ctrl-C ended the step before the loop delay.
-    pub cut_short: bool,
-    /// Other processes, steal and cgroup throttling during the step.
-    #[serde(default)]
-    pub load: Option<crate::sysinfo::load::StepLoad>,
-    /// What distorted the figure, when something did: printed after it.
-    #[serde(default)]
-    pub marks: Vec<crate::sysinfo::load::Mark>,
+    /// Complete, or cut short by Ctrl-C before the loop delay (`cut_short`
+    /// in the JSON).
+    #[serde(rename = "cut_short", with = "crate::end::cut_short")]
+    pub end: End,
 }
 
 impl DdBandwidth {
@@ -99,9 +96,7 @@ pub fn measure(
     Ok(DdBandwidth {
         bytes,
         elapsed_ns: elapsed.as_nanos() as u64,
-        cut_short,
-        load: None,
-        marks: Vec::new(),
+        end: End::cut_if(cut_short),
     })
 }
 

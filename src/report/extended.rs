@@ -4,20 +4,20 @@
 //! `Label     : value` lines, one figure per column, units written out.
 
 use crate::blockdev::details::DeviceDetails;
+use crate::conditions::StepLoad;
 use crate::cpu_loop::smt::SmtProbe;
-use crate::cpu_loop::LoopStep;
-use crate::dd_io::{Direction, LineResult};
+use crate::dd_io::Direction;
 use crate::membw::dram::{DramBandwidth, DramRun};
-use crate::model::BlockSize;
-use crate::sysinfo::load::StepLoad;
+use crate::model::{BlockSize, CpuStep, IoLine};
 use crate::sysinfo::procstat::MhzSource;
 
-/// `[ Extended: CPU ]`: steal time and clock of each loop step, then the
-/// SMT probe's verdict.
-pub fn cpu_lines(steps: &[LoopStep], smt: Option<&SmtProbe>) -> Vec<String> {
+/// `[ Extended: CPU ]`: steal time and clock of each loop step with the
+/// rest of its load (steal once: clock and load come from one sample),
+/// then the SMT probe's verdict.
+pub fn cpu_lines(steps: &[CpuStep], smt: Option<&SmtProbe>) -> Vec<String> {
     let mut v = Vec::new();
     for s in steps {
-        let cond = match &s.conditions {
+        let cond = match &s.conditions.clock {
             Some(c) => {
                 let clock = match (c.mean_mhz, c.mhz_source) {
                     (Some(m), MhzSource::Cpufreq) => format!("{m:6.0} MHz (cpufreq)"),
@@ -28,7 +28,12 @@ pub fn cpu_lines(steps: &[LoopStep], smt: Option<&SmtProbe>) -> Vec<String> {
             }
             None => "steal     ? %   clock      ? MHz".to_string(),
         };
-        let load = s.load.as_ref().map(load_words).unwrap_or_default();
+        let load = s
+            .conditions
+            .load
+            .as_ref()
+            .map(|l| words(l, false))
+            .unwrap_or_default();
         v.push(format!("{:2} // jobs : {cond}{load}", s.jobs));
     }
     if let Some(p) = smt {
@@ -87,7 +92,7 @@ pub fn memory_lines(d: &DramBandwidth) -> Vec<String> {
 }
 
 /// One line of latency percentiles and device counters.
-pub fn io_latency_line(l: &LineResult) -> String {
+pub fn io_latency_line(l: &IoLine) -> String {
     let label = l.direction.label();
     let mut s = format!(
         "{} {:<6} ({:2} thread[s]): p50 {:>8.1}  p90 {:>8.1}  p99 {:>8.1}  p99.9 {:>8.1}  max {:>9.1} µs",
@@ -110,10 +115,15 @@ pub fn io_latency_line(l: &LineResult) -> String {
         }
         None => s.push_str("  | no device counters"),
     }
-    if let Some(share) = l.reach.as_ref().and_then(|r| r.device_share_percent) {
+    if let Some(share) = l
+        .conditions
+        .reach
+        .as_ref()
+        .and_then(|r| r.device_share_percent)
+    {
         s.push_str(&format!("; devices saw {share:.1} % of our bytes"));
     }
-    if let Some(load) = &l.load {
+    if let Some(load) = &l.conditions.load {
         for d in &load.io {
             s.push_str(&format!(
                 "; not ours on {}: {:.1} %",
@@ -128,12 +138,18 @@ pub fn io_latency_line(l: &LineResult) -> String {
 /// `; others 3 % of a CPU, steal 0.1 %, throttled 0 %`: what else the host
 /// did during a step, for every step of `-x`, marked or not.
 pub fn load_words(load: &StepLoad) -> String {
+    words(load, true)
+}
+
+/// [`load_words`], with or without the steal (a CPU loop step's line has
+/// it in its own column).
+fn words(load: &StepLoad, with_steal: bool) -> String {
     let mut s = String::new();
     if let Some(c) = &load.cpu {
-        s.push_str(&format!(
-            "; others {:.0} % of a CPU, steal {:.1} %",
-            c.others_cpu_percent, c.steal_percent
-        ));
+        s.push_str(&format!("; others {:.0} % of a CPU", c.others_cpu_percent));
+        if with_steal {
+            s.push_str(&format!(", steal {:.1} %", c.steal_percent));
+        }
     }
     if let Some(t) = load.throttled_percent_of_needed {
         s.push_str(&format!(", throttled {t:.0} %"));
@@ -143,7 +159,7 @@ pub fn load_words(load: &StepLoad) -> String {
 
 /// `[ Extended: Storage ]`: device details, then latency percentiles per
 /// line next to the device's own counters.
-pub fn storage_lines(lines: &[LineResult], devices: &[DeviceDetails]) -> Vec<String> {
+pub fn storage_lines(lines: &[IoLine], devices: &[DeviceDetails]) -> Vec<String> {
     let mut v: Vec<String> = devices
         .iter()
         .map(|d| format!("Device    : {}", super::text::device_details_line(d)))
@@ -158,9 +174,11 @@ pub fn storage_lines(lines: &[LineResult], devices: &[DeviceDetails]) -> Vec<Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dd_io::DeviceStatDelta;
+    use crate::conditions::{CpuConditions, Measured};
+    use crate::cpu_loop::LoopStep;
+    use crate::dd_io::{DeviceStatDelta, LineResult};
 
-    fn line(direction: Direction, ios: u64, dev: Option<DeviceStatDelta>) -> LineResult {
+    fn line(direction: Direction, ios: u64, dev: Option<DeviceStatDelta>) -> IoLine {
         let mut l = LineResult::empty(4096, direction, 1);
         l.lat_p90_us = 40.0;
         l.lat_p99_us = 40.0;
@@ -169,7 +187,7 @@ mod tests {
         l.ios = ios;
         l.lat_p50_us = 12.0;
         l.device_stat_delta = dev;
-        l
+        Measured::plain(l)
     }
 
     fn delta(read_ios: u64, write_ios: u64) -> DeviceStatDelta {
@@ -186,6 +204,64 @@ mod tests {
             time_in_queue_ms: 0,
             flush_ios: None,
         }
+    }
+
+    #[test]
+    fn cpu_step_line_says_steal_once() {
+        use crate::conditions::load::{cpu_load, LoadSnapshot};
+        use crate::conditions::Clock;
+        use crate::sysinfo::procstat::{CpuTimes, MhzSource};
+        let snap = |user: u64, steal: u64, own_ticks: u64| LoadSnapshot {
+            per_cpu: vec![(
+                0,
+                CpuTimes {
+                    user,
+                    steal,
+                    ..CpuTimes::default()
+                },
+            )],
+            own_ticks,
+        };
+        // 1 s on one CPU: 3 ticks stolen, others 5 ticks.
+        let cpu = cpu_load(&snap(0, 0, 0), &snap(97, 3, 92), &[0], 1.0, 100).unwrap();
+        let figure = LoopStep {
+            jobs: 1,
+            loops_per_s_each: vec![1.0],
+            loops_per_s_mean: 1.0,
+            elapsed_ns: 1,
+            end: crate::end::End::Complete,
+        };
+        let mut step = Measured {
+            figure,
+            conditions: CpuConditions {
+                clock: Some(Clock {
+                    steal_percent: cpu.steal_percent,
+                    mean_mhz: Some(2599.6),
+                    mhz_source: MhzSource::Cpufreq,
+                    mhz_samples: 3,
+                }),
+                load: Some(StepLoad {
+                    cpu: Some(cpu),
+                    throttled_percent_of_needed: Some(7.2),
+                    ..StepLoad::default()
+                }),
+            },
+            marks: Vec::new(),
+        };
+        assert_eq!(
+            cpu_lines(std::slice::from_ref(&step), None),
+            vec![" 1 // jobs : steal   3.0 %   clock   2600 MHz (cpufreq); others 5 % of a CPU, throttled 7 %"]
+        );
+        // Other steps print the steal in their load words.
+        assert_eq!(
+            load_words(step.conditions.load.as_ref().unwrap()),
+            "; others 5 % of a CPU, steal 3.0 %, throttled 7 %"
+        );
+        step.conditions = CpuConditions::default();
+        assert_eq!(
+            cpu_lines(&[step], None),
+            vec![" 1 // jobs : steal     ? %   clock      ? MHz"]
+        );
     }
 
     #[test]

@@ -15,8 +15,10 @@
 use std::fmt;
 
 use crate::blockdev::DiskRow;
+use crate::conditions::{Mark, Measured};
 use crate::cpu_loop::LoopStep;
 use crate::dd_io::{Direction, LineResult};
+use crate::end::End;
 use crate::membw::DdBandwidth;
 use crate::model::{
     BlockSize, CpuInfo, CpuInfoLine, IoSetup, Memory, Original, RawSection, Report, Section, Stack,
@@ -24,7 +26,6 @@ use crate::model::{
 };
 use crate::report::text::{BUFFERED_NOTE, MEMORY_NOTE, NOTES_LABEL, NOTES_SEPARATOR, REMOTE_NOTE};
 use crate::sysinfo::cgroup::{CpuQuota, Hierarchy};
-use crate::sysinfo::load::Mark;
 
 /// Why a report could not be read: the file, the line (1-based; 0 when the
 /// whole file is at fault) and what was expected.
@@ -422,21 +423,20 @@ impl TextReader<'_> {
         let jobs: u32 = t[0].parse().map_err(|_| expected())?;
         let rate: u64 = t[4].parse().map_err(|_| expected())?;
         let rest = rest_after_tokens(l.text, 6);
-        let (flag, marks) = parse_marks(rest).ok_or_else(expected)?;
-        let cut_short = match flag {
-            Flag::None => false,
-            Flag::Interrupted => true,
-            Flag::Stopped(_) => return Err(expected()),
-        };
-        self.report.cpu_loop.push(LoopStep {
+        let (end, marks) = parse_marks(rest).ok_or_else(expected)?;
+        if end.error().is_some() {
+            return Err(expected());
+        }
+        let step = LoopStep {
             jobs,
             loops_per_s_each: Vec::new(),
             loops_per_s_mean: rate as f64,
             elapsed_ns: 0,
-            cut_short,
-            conditions: None,
-            load: None,
+            end,
+        };
+        self.report.cpu_loop.push(Measured {
             marks,
+            ..Measured::plain(step)
         });
         Ok(())
     }
@@ -494,29 +494,27 @@ impl TextReader<'_> {
                     .nth(1)
                     .map_or(value.len(), |(i, _)| i);
                 let (rate, rest) = value.split_at(cut_at);
-                let (flag, marks) = parse_marks(rest).ok_or_else(expected)?;
-                let cut_short = match flag {
-                    Flag::None => false,
-                    Flag::Interrupted => true,
-                    Flag::Stopped(_) => return Err(expected()),
-                };
+                let (end, marks) = parse_marks(rest).ok_or_else(expected)?;
+                if end.error().is_some() {
+                    return Err(expected());
+                }
                 let bytes_per_s = parse_rate(rate).ok_or_else(expected)?;
-                memory.dd_bandwidth = Some(match bytes_per_s {
+                let bw = match bytes_per_s {
                     Some(bytes) => DdBandwidth {
                         bytes,
                         elapsed_ns: rate_elapsed_ns(rate),
-                        cut_short,
-                        load: None,
-                        marks,
+                        end,
                     },
                     // `Infinity B/s`: dd's word for a zero duration.
                     None => DdBandwidth {
                         bytes: 0,
                         elapsed_ns: 0,
-                        cut_short,
-                        load: None,
-                        marks,
+                        end,
                     },
+                };
+                memory.dd_bandwidth = Some(Measured {
+                    marks,
+                    ..Measured::plain(bw)
                 });
             }
             _ => return Err(expected()),
@@ -606,7 +604,7 @@ impl TextReader<'_> {
         }
         let (bs, setup) =
             parse_bandwidth_title(title).ok_or_else(|| format!("unreadable title {title:?}"))?;
-        let mut line = parse_io_line(l.text, bs).ok_or_else(|| {
+        let (mut line, marks) = parse_io_line(l.text, bs).ok_or_else(|| {
             format!(
                 "expected a storage line like `Writes ( 1 thread[s]):     66 MB/s   16256 IO/s       0 µs avg. lat.`, found {:?}",
                 l.text
@@ -614,12 +612,15 @@ impl TextReader<'_> {
         })?;
         line.direct_io = setup.direct_io;
         line.memory_backed = setup.memory_fs.is_some();
-        if line.error.is_some() {
+        if line.end.error().is_some() {
             self.report
                 .failed_sections
                 .add(Section::Io, "line(s) stopped early");
         }
-        self.report.storage_bandwidth.push(line);
+        self.report.storage_bandwidth.push(Measured {
+            marks,
+            ..Measured::plain(line)
+        });
         Ok(())
     }
 }
@@ -866,8 +867,8 @@ fn parse_bandwidth_title(title: &str) -> Option<(BlockSize, IoSetup)> {
 }
 
 /// One storage line: `Writes ( 1 thread[s]):     66 MB/s   16256 IO/s       0 µs avg. lat.`
-/// and its mark.
-fn parse_io_line(text: &str, bs: BlockSize) -> Option<LineResult> {
+/// and its marks.
+fn parse_io_line(text: &str, bs: BlockSize) -> Option<(LineResult, Vec<Mark>)> {
     let t = text.trim();
     let direction = if t.starts_with("Writes") {
         Direction::Write
@@ -890,24 +891,15 @@ fn parse_io_line(text: &str, bs: BlockSize) -> Option<LineResult> {
     let mb: u64 = f[0].parse().ok()?;
     let iops: u64 = f[2].parse().ok()?;
     let lat: u64 = f[4].parse().ok()?;
-    let mut line = LineResult {
+    let (end, marks) = parse_marks(mark)?;
+    let line = LineResult {
         mb_per_s: mb as f64,
         iops: iops as f64,
         lat_mean_us: lat as f64,
+        end,
         ..LineResult::empty(bs.bytes(), direction, jobs)
     };
-    let (flag, marks) = parse_marks(mark)?;
-    match flag {
-        Flag::None => {}
-        Flag::Interrupted => line.cut_short = true,
-        Flag::Stopped(None) => line.error = Some("stopped".into()),
-        Flag::Stopped(Some(name)) => {
-            line.error = Some(format!("stopped: {name}"));
-            line.error_errno = errno_of_name(&name);
-        }
-    }
-    line.marks = marks;
-    Some(line)
+    Some((line, marks))
 }
 
 /// `Limited to 1 CPU by the cgroup quota (cpu.max 100000 100000)` (or the
@@ -939,83 +931,42 @@ fn parse_cpu_limit(text: &str) -> Option<CpuQuota> {
     (crate::report::text::cpu_limit_line(&q) == text.trim()).then_some(q)
 }
 
-/// What ended a step early, as its first mark says.
-#[derive(Debug, PartialEq)]
-enum Flag {
-    None,
-    Interrupted,
-    /// `(stopped)` or `(stopped: EIO)`.
-    Stopped(Option<String>),
+/// How a step ended, from the words `text::end_text` prints:
+/// `interrupted`, `stopped`, `stopped: EIO` (the error read back is those
+/// words; the errno is the one the engine names so, if any).
+fn parse_end(text: &str) -> Option<End> {
+    let stopped = |errno| End::Stopped {
+        error: text.to_string(),
+        errno,
+        interrupted: false,
+    };
+    match text {
+        "interrupted" => Some(End::Interrupted),
+        "stopped" => Some(stopped(None)),
+        _ => text
+            .strip_prefix("stopped: ")
+            .map(|name| stopped(errno_of_name(name))),
+    }
 }
 
-/// The marks after a line: `(interrupted) (busy: other processes used
-/// 48 % of a CPU) (steal 12 %)`; `None` when a part is not a mark.
-fn parse_marks(text: &str) -> Option<(Flag, Vec<Mark>)> {
-    let mut flag = Flag::None;
+/// How a line ended and its marks, from what follows it: `(interrupted)
+/// (busy: other processes used 48 % of a CPU) (steal 12 %)`; the end
+/// comes first. `None` when a part is neither.
+fn parse_marks(text: &str) -> Option<(End, Vec<Mark>)> {
+    let mut end = End::Complete;
     let mut marks = Vec::new();
     let mut rest = text.trim();
     while !rest.is_empty() {
         let inner_end = rest.find(')')?;
         let inner = rest.strip_prefix('(')?.get(..inner_end - 1)?;
         rest = rest[inner_end + 1..].trim_start();
-        match inner {
-            "interrupted" if flag == Flag::None && marks.is_empty() => flag = Flag::Interrupted,
-            "stopped" if flag == Flag::None && marks.is_empty() => flag = Flag::Stopped(None),
-            m if m.starts_with("stopped: ") && flag == Flag::None && marks.is_empty() => {
-                flag = Flag::Stopped(Some(m["stopped: ".len()..].to_string()))
-            }
-            m => marks.push(parse_mark(m)?),
+        let first = end.is_complete() && marks.is_empty();
+        match parse_end(inner).filter(|_| first) {
+            Some(e) => end = e,
+            None => marks.push(Mark::parse(inner)?),
         }
     }
-    Some((flag, marks))
-}
-
-/// A number as a mark prints it (`48`, `0.4`).
-fn mark_number(s: &str) -> Option<f64> {
-    let ok = !s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || c == '.');
-    ok.then(|| s.parse().ok()).flatten()
-}
-
-/// One load or cache mark, as `text::mark_text` prints it.
-fn parse_mark(m: &str) -> Option<Mark> {
-    if let Some(r) = m.strip_prefix("busy: other processes used ") {
-        let n = mark_number(r.strip_suffix(" % of a CPU")?)?;
-        return Some(Mark::Busy {
-            others_cpu_percent: n,
-            others_percent_of_needed: 0.0,
-        });
-    }
-    if let Some(r) = m.strip_prefix("steal ") {
-        return Some(Mark::Steal {
-            percent: mark_number(r.strip_suffix(" %")?)?,
-        });
-    }
-    if let Some(r) = m.strip_prefix("other I/O on ") {
-        let (device, n) = r.rsplit_once(": ")?;
-        return Some(Mark::OtherIo {
-            device: device.to_string(),
-            percent: mark_number(n.strip_suffix(" %")?)?,
-        });
-    }
-    if let Some(r) = m.strip_prefix("throttled ") {
-        return Some(Mark::Throttled {
-            percent: mark_number(r.strip_suffix(" %: cgroup CPU quota")?)?,
-        });
-    }
-    if let Some(r) = m.strip_prefix("cached: ") {
-        let (devices, r) = r.rsplit_once(" saw ")?;
-        let (n, what) = r.split_once(" % of these ")?;
-        return Some(Mark::Cached {
-            devices: devices.to_string(),
-            percent: mark_number(n)?,
-            reads: match what {
-                "reads" => true,
-                "writes" => false,
-                _ => return None,
-            },
-        });
-    }
-    None
+    Some((end, marks))
 }
 
 /// The errno the engine names `name` (`EIO`), if it is one it names.

@@ -12,8 +12,10 @@ use std::io::{self, Write};
 
 use crate::blockdev::details::DeviceDetails;
 use crate::blockdev::DiskRow;
+use crate::conditions::{mark, Mark, StepLoad};
 use crate::cpu_loop::LoopStep;
 use crate::dd_io::LineResult;
+use crate::end::End;
 use crate::membw::DdBandwidth;
 use crate::model::{
     BlockSize, CpuInfo, IoSetup, Original, Report, Section, Stack, StackNode, ORIGINAL_VERSION,
@@ -21,7 +23,6 @@ use crate::model::{
 use crate::plan::{human_bytes, human_duration, Plan};
 use crate::progress::Progress;
 use crate::sysinfo::cgroup::{CpuQuota, Hierarchy};
-use crate::sysinfo::load::Mark;
 use crate::units::dd_rate;
 
 /// One piece of the report, written as soon as it is known.
@@ -158,7 +159,10 @@ fn body(r: &Report, item: Item) -> Vec<String> {
             .map(cpu_limit_line)
             .into_iter()
             .collect(),
-        Item::CpuStep(i) => vec![cpu_loop_line(&r.cpu_loop[i])],
+        Item::CpuStep(i) => {
+            let s = &r.cpu_loop[i];
+            vec![marked(cpu_loop_line(s), &s.marks)]
+        }
         Item::MemoryTotal => {
             let total = r.memory.as_ref().and_then(|m| m.mem_total_kib);
             let mut line = memory_total_line(total);
@@ -170,9 +174,11 @@ fn body(r: &Report, item: Item) -> Vec<String> {
             }
             vec![line]
         }
-        Item::MemoryBandwidth => vec![memory_bandwidth_line(
-            r.memory.as_ref().and_then(|m| m.dd_bandwidth.as_ref()),
-        )],
+        Item::MemoryBandwidth => {
+            let bw = r.memory.as_ref().and_then(|m| m.dd_bandwidth.as_ref());
+            let line = memory_bandwidth_line(bw.map(|b| &b.figure));
+            vec![marked(line, bw.map_or(&[], |b| &b.marks))]
+        }
         Item::StorageInfo => table_lines(r.storage_info.as_deref().unwrap_or_default()),
         Item::StorageStack => r
             .storage_stack
@@ -184,14 +190,17 @@ fn body(r: &Report, item: Item) -> Vec<String> {
             r.storage_bandwidth_skipped.as_deref().unwrap_or_default()
         )],
         Item::BandwidthTitle(_) => Vec::new(),
-        Item::BandwidthLine(i) => vec![io_line(&r.storage_bandwidth[i])],
+        Item::BandwidthLine(i) => {
+            let l = &r.storage_bandwidth[i];
+            vec![marked(io_line(l), &l.marks)]
+        }
         Item::ExtendedCpu => {
             let x = r.extended.as_ref();
             let mut v =
                 super::extended::cpu_lines(&r.cpu_loop, x.and_then(|x| x.smt_probe.as_ref()));
             v.extend(
                 x.and_then(|x| x.smt_probe_load.as_ref())
-                    .and_then(|l| load_line("SMT probe", l)),
+                    .and_then(|l| load_line("SMT probe", l, mark::Step::Cpu)),
             );
             v
         }
@@ -200,7 +209,7 @@ fn body(r: &Report, item: Item) -> Vec<String> {
                 .memory
                 .as_ref()
                 .and_then(|m| m.dd_bandwidth.as_ref())
-                .and_then(|b| b.load.as_ref())
+                .and_then(|b| b.conditions.load.as_ref())
                 .map(|l| {
                     format!(
                         "Bandwidth : during the dd-like step{}",
@@ -217,7 +226,7 @@ fn body(r: &Report, item: Item) -> Vec<String> {
                 )
                 .chain(
                     x.and_then(|x| x.dram_load.as_ref())
-                        .and_then(|l| load_line("DRAM runs", l)),
+                        .and_then(|l| load_line("DRAM runs", l, mark::Step::Memory)),
                 )
                 .collect()
         }
@@ -382,35 +391,52 @@ pub fn cpu_info_lines(info: &CpuInfo) -> Vec<String> {
         .collect()
 }
 
-/// What a step measured for less than the loop delay says after its line.
-const INTERRUPTED: &str = " (interrupted)";
+/// How a step that did not run its whole time ended, as said between
+/// parentheses after its line: `interrupted` (Ctrl-C), `stopped: ENOSPC`
+/// (an error with its errno), `stopped`; `None` for a complete step.
+pub fn end_text(end: &End) -> Option<String> {
+    match end {
+        End::Complete => None,
+        End::Interrupted => Some("interrupted".into()),
+        End::Stopped { errno: Some(e), .. } => Some(format!(
+            "stopped: {}",
+            crate::dd_io::tempfile::errno_name(*e)
+        )),
+        End::Stopped { errno: None, .. } => Some("stopped".into()),
+    }
+}
 
-/// `printf "%2d // jobs : %10d loop/job/s"` (the figure truncated), then
-/// its marks.
+/// `line`, then ` (interrupted)` or ` (stopped: EIO)` when the step ended
+/// early.
+fn ended(mut line: String, end: &End) -> String {
+    if let Some(t) = end_text(end) {
+        line.push_str(&format!(" ({t})"));
+    }
+    line
+}
+
+/// `printf "%2d // jobs : %10d loop/job/s"` (the figure truncated), and
+/// how it ended when it did not run its whole time (its marks follow:
+/// [`marked`]).
 pub fn cpu_loop_line(step: &LoopStep) -> String {
-    let mut line = format!(
+    let line = format!(
         "{:2} // jobs : {:10} loop/job/s",
         step.jobs,
         step.loops_per_s_mean.max(0.0) as u64
     );
-    if step.cut_short {
-        line.push_str(INTERRUPTED);
-    }
-    push_marks(&mut line, &step.marks);
-    line
+    ended(line, &step.end)
 }
 
 /// `Load      : during the SMT probe; others 3 % of a CPU, steal 0.1 %
 /// (busy: ...)`: an extended measurement's load, and its marks.
-fn load_line(what: &str, l: &crate::sysinfo::load::StepLoad) -> Option<String> {
+fn load_line(what: &str, l: &StepLoad, step: mark::Step) -> Option<String> {
     let words = super::extended::load_words(l);
     if words.is_empty() {
         // Nothing was read (a probe with nothing to run): no line.
         return None;
     }
-    let mut s = format!("Load      : during the {what}{words}");
-    push_marks(&mut s, &l.marks());
-    Some(s)
+    let s = format!("Load      : during the {what}{words}");
+    Some(marked(s, &mark::marks(step, Some(l), None)))
 }
 
 /// `Limited to 1 CPU by the cgroup quota (cpu.max 100000 100000)`: the CPU
@@ -433,30 +459,19 @@ pub fn cpu_limit_line(q: &CpuQuota) -> String {
     )
 }
 
-/// The words of a mark, as printed between parentheses after a line.
+/// The words of a mark, as printed between parentheses after a line
+/// ([`Mark::text`]).
 pub fn mark_text(m: &Mark) -> String {
-    match m {
-        Mark::Busy {
-            others_cpu_percent, ..
-        } => format!("busy: other processes used {others_cpu_percent:.0} % of a CPU"),
-        Mark::Steal { percent } => format!("steal {percent:.0} %"),
-        Mark::OtherIo { device, percent } => format!("other I/O on {device}: {percent:.0} %"),
-        Mark::Throttled { percent } => format!("throttled {percent:.0} %: cgroup CPU quota"),
-        Mark::Cached {
-            devices,
-            percent,
-            reads,
-        } => format!(
-            "cached: {devices} saw {percent:.1} % of these {}",
-            if *reads { "reads" } else { "writes" }
-        ),
-    }
+    m.text()
 }
 
-fn push_marks(line: &mut String, marks: &[Mark]) {
+/// `line`, then each mark between parentheses: ` (busy: other processes
+/// used 48 % of a CPU) (steal 12 %)`.
+pub fn marked(mut line: String, marks: &[Mark]) -> String {
     for m in marks {
-        line.push_str(&format!(" ({})", mark_text(m)));
+        line.push_str(&format!(" ({})", m.text()));
     }
+    line
 }
 
 /// `Total    : <MemTotal kB >> 10> MB`.
@@ -467,17 +482,13 @@ pub fn memory_total_line(mem_total_kib: Option<u64>) -> String {
     }
 }
 
-/// `Bandwidth: <GNU dd's rate text>`.
+/// `Bandwidth: <GNU dd's rate text>`, and ` (interrupted)` when it was.
 pub fn memory_bandwidth_line(bw: Option<&DdBandwidth>) -> String {
     match bw {
-        Some(bw) => {
-            let mut line = format!("Bandwidth: {}", dd_rate(bw.bytes, bw.elapsed_ns));
-            if bw.cut_short {
-                line.push_str(INTERRUPTED);
-            }
-            push_marks(&mut line, &bw.marks);
-            line
-        }
+        Some(bw) => ended(
+            format!("Bandwidth: {}", dd_rate(bw.bytes, bw.elapsed_ns)),
+            &bw.end,
+        ),
         None => "Bandwidth: unavailable (see stderr)".into(),
     }
 }
@@ -620,10 +631,11 @@ pub const BUFFERED_NOTE: &str = ", buffered: page cache";
 /// The report line, as the original's
 /// `printf "%-6s (%2d thread[s]): %6d MB/s  %6d IO/s  %6d µs avg. lat."`.
 /// The three figures are truncated toward zero, as the original's shell
-/// arithmetic does. A line that was cut short or stopped by an error gets
-/// a mark after it (` (interrupted)` or ` (stopped: ENOSPC)`).
+/// arithmetic does. A line that was cut short or stopped by an error says
+/// so after it (` (interrupted)` or ` (stopped: ENOSPC)`); its marks
+/// follow ([`marked`]).
 pub fn io_line(r: &LineResult) -> String {
-    let mut s = format!(
+    let s = format!(
         "{:<6} ({:>2} thread[s]): {:>6} MB/s  {:>6} IO/s  {:>6} \u{b5}s avg. lat.",
         r.direction.label(),
         r.jobs,
@@ -631,18 +643,7 @@ pub fn io_line(r: &LineResult) -> String {
         r.iops as u64,
         r.lat_mean_us as u64
     );
-    if let Some(errno) = r.error_errno {
-        s.push_str(&format!(
-            " (stopped: {})",
-            crate::dd_io::tempfile::errno_name(errno)
-        ));
-    } else if r.error.is_some() {
-        s.push_str(" (stopped)");
-    } else if r.cut_short {
-        s.push_str(INTERRUPTED);
-    }
-    push_marks(&mut s, &r.marks);
-    s
+    ended(s, &r.end)
 }
 
 /// One line of device details for the extended report.
@@ -764,20 +765,18 @@ pub fn plan_lines(p: &Plan, r: &Report) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::conditions::Measured;
     use crate::dd_io::Direction;
-    use crate::model::{CpuInfoLine, Memory};
+    use crate::model::{CpuInfoLine, CpuStep, Memory};
 
-    fn step(jobs: u32, rate: f64) -> LoopStep {
-        LoopStep {
+    fn step(jobs: u32, rate: f64) -> CpuStep {
+        Measured::plain(LoopStep {
             jobs,
             loops_per_s_each: vec![rate; jobs as usize],
             loops_per_s_mean: rate,
             elapsed_ns: 1,
-            cut_short: false,
-            conditions: None,
-            load: None,
-            marks: Vec::new(),
-        }
+            end: End::Complete,
+        })
     }
 
     #[test]
@@ -798,9 +797,7 @@ mod tests {
         let bw = DdBandwidth {
             bytes: 30_900_000_000,
             elapsed_ns: 1_000_000_001,
-            cut_short: false,
-            load: None,
-            marks: Vec::new(),
+            end: End::Complete,
         };
         assert_eq!(memory_bandwidth_line(Some(&bw)), "Bandwidth: 30.9 GB/s");
     }
@@ -825,11 +822,16 @@ mod tests {
             "Reads  (16 thread[s]):    657 MB/s     766 IO/s       2 µs avg. lat."
         );
         let mut r = line(Direction::Write, 4, 1.0, 2.0, 3.0);
-        r.cut_short = true;
+        r.end.interrupt();
         assert!(io_line(&r).ends_with("avg. lat. (interrupted)"));
-        r.error = Some("x".into());
-        r.error_errno = Some(libc::ENOSPC);
+        r.end.stop("x".into(), Some(libc::ENOSPC));
         assert!(io_line(&r).ends_with("avg. lat. (stopped: ENOSPC)"));
+        r.end = End::Stopped {
+            error: "x".into(),
+            errno: None,
+            interrupted: false,
+        };
+        assert!(io_line(&r).ends_with("avg. lat. (stopped)"));
     }
 
     #[test]

@@ -1,12 +1,11 @@
 //! Facts about the host read from `/proc` and `/sys`: the kernel (what
 //! `uname -a` prints), memory (`/proc/meminfo`), the CPUs this process may
 //! run on, and, in [`cpu`], the lscpu-identical CPU summary; [`cgroup`]:
-//! the cgroup CPU quota and memory limit; [`load`]: how busy the host was
-//! during a step.
+//! the cgroup CPU quota and memory limit; [`procstat`]: the CPU times of
+//! `/proc/stat` and the CPUs' clocks.
 
 pub mod cgroup;
 pub mod cpu;
-pub mod load;
 pub mod procstat;
 
 use crate::Sysroot;
