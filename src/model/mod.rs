@@ -1,18 +1,23 @@
 //! The report model: plain typed data for a whole run, or for a report read
 //! back from text or JSON.
 //!
-//! The runner ([`crate::run`]) fills a [`Report`] section by section; the
-//! renderers ([`crate::report::text`], [`crate::report::json`]) turn it into
-//! the text report or the JSON document; the readers
-//! ([`crate::report::read`]) turn our text, our JSON and the bash original's
-//! text back into it. The JSON document *is* this model, serialized: a few
-//! parts are written in their printed form (the CPU info lines, the device
-//! stack's lines, the failed sections' names), through small serde views
-//! below. Facts that only a text report carries (the bash original's
-//! header, sections this model does not structure) are kept beside it,
-//! never in the JSON.
+//! The bottom of the report's layers: it embeds the measuring modules'
+//! data types and imports nothing that renders, reads, plans or runs. The
+//! runner fills a [`Report`] section by section; the renderers turn it
+//! into the text report or the JSON document; the readers turn our text,
+//! our JSON and the bash original's text back into it. The JSON document
+//! *is* this model, serialized: a few parts are written in their printed
+//! form (the CPU info lines, the device stack's lines, the failed
+//! sections' names), through small serde views below and the render and
+//! parse pairs of [`forms`]. Facts that only a text report carries (the
+//! bash original's header, sections this model does not structure) are
+//! kept beside it, never in the JSON.
+
+pub mod forms;
 
 use serde::{Deserialize, Serialize};
+
+pub use crate::blockdev::{Stack, StackNode};
 
 use crate::blockdev::details::DeviceDetails;
 use crate::blockdev::{DiskRow, Target};
@@ -203,7 +208,7 @@ struct CpuInfoWire {
 impl From<CpuInfo> for CpuInfoWire {
     fn from(c: CpuInfo) -> Self {
         CpuInfoWire {
-            lines: crate::report::text::cpu_info_lines(&c),
+            lines: forms::cpuinfo::render(&c),
             summary: c.summary,
         }
     }
@@ -212,7 +217,7 @@ impl From<CpuInfo> for CpuInfoWire {
 impl TryFrom<CpuInfoWire> for CpuInfo {
     type Error = String;
     fn try_from(w: CpuInfoWire) -> Result<Self, String> {
-        let mut info = crate::report::read::cpu_info_from_lines(&w.lines)?;
+        let mut info = forms::cpuinfo::parse(&w.lines)?;
         info.summary = w.summary;
         Ok(info)
     }
@@ -264,43 +269,22 @@ impl From<MemoryWire> for Memory {
     }
 }
 
-/// One device of the `[ Storage device stack ]` tree, as lsblk shows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StackNode {
-    /// NAME: the dm name for dm devices, else the kernel name.
-    pub name: String,
-    /// SIZE text (`3.6T`), empty when unreadable.
-    pub size: String,
-    /// TYPE (`disk`, `part`, `lvm`, `crypt`, `raid1`, `loop`...).
-    pub kind: String,
-    /// MOUNTPOINT, possibly empty.
-    pub mountpoint: String,
-    /// The devices under this one (slaves; a partition's disk).
-    pub children: Vec<StackNode>,
-}
+/// `[ Storage device stack ]` in the JSON: its printed lines
+/// ([`forms::stack`]), `null` when there is none.
+mod stack_lines {
+    use serde::{de::Error, Deserialize, Deserializer, Serialize, Serializer};
 
-/// `[ Storage device stack ]`: one tree per member device holding the
-/// filesystem, from the device down to the disks. In the JSON: the lines.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(into = "Vec<String>", try_from = "Vec<String>")]
-pub struct Stack {
-    /// The trees, in lsblk's order.
-    pub roots: Vec<StackNode>,
-    /// What the tree does not show (a loop device's backing file, the dm
-    /// names, md levels), one short phrase each: `loop0: backed by /img`.
-    pub notes: Vec<String>,
-}
+    use super::{forms, Stack};
 
-impl From<Stack> for Vec<String> {
-    fn from(s: Stack) -> Self {
-        crate::report::text::stack_lines(&s)
+    pub fn serialize<S: Serializer>(stack: &Option<Stack>, s: S) -> Result<S::Ok, S::Error> {
+        stack.as_ref().map(forms::stack::render).serialize(s)
     }
-}
 
-impl TryFrom<Vec<String>> for Stack {
-    type Error = String;
-    fn try_from(lines: Vec<String>) -> Result<Self, String> {
-        crate::report::read::stack_from_lines(&lines)
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Stack>, D::Error> {
+        Option::<Vec<String>>::deserialize(d)?
+            .map(|lines| forms::stack::parse(&lines))
+            .transpose()
+            .map_err(D::Error::custom)
     }
 }
 
@@ -446,6 +430,7 @@ pub struct Report {
     /// `[ Storage info ]` rows.
     pub storage_info: Option<Vec<DiskRow>>,
     /// `[ Storage device stack ]`, when the device is stacked.
+    #[serde(default, with = "stack_lines")]
     pub storage_stack: Option<Stack>,
     /// What the storage bandwidth titles say, once they ran.
     #[serde(default)]
