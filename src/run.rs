@@ -18,8 +18,8 @@ use crate::dd_io::{self, Advisory, Direction, IoConfig, IoSkip, LineResult};
 use crate::membw::dram::{self, DramBandwidth, DramRun};
 use crate::membw::{self, DdBandwidth};
 use crate::model::{BlockSize, CpuInfo, Extended, IoSetup, Memory, Report};
-use crate::report::text::Item;
 use crate::report::Console;
+use crate::sink::{Item, Output};
 use crate::sysinfo::cgroup::{self, CgroupLimits};
 use crate::sysinfo::load::{self, LoadSampler, Mark, OurIo};
 use crate::sysinfo::procstat;
@@ -43,26 +43,6 @@ impl From<io::Error> for Stop {
         } else {
             Stop::Error(anyhow::Error::new(e).context("writing the report"))
         }
-    }
-}
-
-/// Where the report goes: the text renderer streams each item, the JSON
-/// renderer writes the whole document at the end.
-pub trait Output {
-    /// `item` of `report` is known.
-    fn item(&mut self, report: &Report, item: Item) -> io::Result<()>;
-    /// The run is over (completely or not).
-    fn finish(&mut self, report: &Report) -> io::Result<()>;
-}
-
-/// Several outputs at once (`--json` with `--text-out`).
-impl Output for Vec<Box<dyn Output + '_>> {
-    fn item(&mut self, report: &Report, item: Item) -> io::Result<()> {
-        self.iter_mut().try_for_each(|o| o.item(report, item))
-    }
-
-    fn finish(&mut self, report: &Report) -> io::Result<()> {
-        self.iter_mut().try_for_each(|o| o.finish(report))
     }
 }
 
@@ -353,7 +333,7 @@ impl<'a> Run<'a> {
         let sys = cfg.sysroot.clone().map(Sysroot::new).unwrap_or_default();
         let uname = sysinfo::uname(&sys);
         let mut report = Report::new(uname.line(), uname.nodename.clone());
-        report.timestamp_utc = Some(crate::report::json::now_utc());
+        report.timestamp_utc = Some(crate::report::json::rfc3339_utc(crate::clock::unix_now_s()));
         report.loop_delay_s = Some(cfg.loop_delay.as_secs_f64());
         report.sections = cfg.sections.clone();
         // Live, the directory as the kernel resolves it (`.` says little in

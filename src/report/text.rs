@@ -1,7 +1,8 @@
 //! The text renderer: every piece of the text report's formatting, from a
 //! [`Report`] only (it never reads /proc or /sys).
 //!
-//! A report is a sequence of [`Item`]s in report order ([`items`]). The
+//! A report is a sequence of [`Item`]s (of [`crate::sink`]) in report
+//! order ([`items`]). The
 //! runner hands each item to a [`TextSink`] as soon as its figure is known,
 //! which writes its lines at once (the progress display erased first), with
 //! one blank line before each section title but the first; [`render`]
@@ -22,46 +23,10 @@ pub use crate::model::forms::stack::{
 use crate::model::{BlockSize, IoSetup, Original, Report, Section, ORIGINAL_VERSION};
 use crate::plan::{human_bytes, human_duration, Plan};
 use crate::progress::Progress;
+use crate::sink::{Item, Output};
 use crate::sysinfo::cgroup::{CpuQuota, Hierarchy};
 use crate::sysinfo::load::Mark;
 use crate::units::dd_rate;
-
-/// One piece of the report, written as soon as it is known.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Item {
-    /// The header lines.
-    Header,
-    /// `[ CPU info ]` and its lines.
-    CpuInfo,
-    /// `[ CPU loop ]`, before its first step runs.
-    CpuLoopTitle,
-    /// One CPU loop step (index in `cpu_loop`).
-    CpuStep(usize),
-    /// `[ Memory ]` and its `Total` line.
-    MemoryTotal,
-    /// The `Bandwidth` line.
-    MemoryBandwidth,
-    /// `[ Storage info ]` and its table.
-    StorageInfo,
-    /// `[ Storage device stack ]`.
-    StorageStack,
-    /// `[ Storage bandwidth ]` with the reason it did not run.
-    StorageSkipped,
-    /// One storage bandwidth title, before its lines run.
-    BandwidthTitle(BlockSize),
-    /// One storage bandwidth line (index in `storage_bandwidth`).
-    BandwidthLine(usize),
-    /// `[ Extended: CPU ]`.
-    ExtendedCpu,
-    /// `[ Extended: Memory (DRAM, STREAM-like) ]`.
-    ExtendedMemory,
-    /// `[ Extended: Storage ]`.
-    ExtendedStorage,
-    /// `[ Plan ]` of `--dry-run`.
-    Plan,
-    /// A section kept as lines (index in `raw_sections`).
-    Raw(usize),
-}
 
 /// The items of a finished report, in report order: what the runner
 /// streams while it builds the same report.
@@ -287,7 +252,7 @@ impl<'p, W: Write> TextSink<'p, W> {
     }
 }
 
-impl<W: Write> crate::run::Output for TextSink<'_, W> {
+impl<W: Write> Output for TextSink<'_, W> {
     fn item(&mut self, r: &Report, item: Item) -> io::Result<()> {
         self.write_item(r, item)
     }
