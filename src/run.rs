@@ -367,7 +367,7 @@ impl<'a> Run<'a> {
         let steps_left = if cfg.dry_run {
             0
         } else {
-            plan::estimate(cfg, cpu_jobs(&sys).len()).0
+            plan::estimate(&plan_input(cfg), cpu_jobs(&sys).len()).0
         };
         let limits = cgroup::read_limits(&sys);
         let cpus = crate::cpu_loop::smt::usable_cpu_list(&sys);
@@ -767,7 +767,7 @@ impl<'a> Run<'a> {
         };
         let steps = cpu_jobs(&self.sys).len();
         self.report.plan = Some(plan::build(
-            self.cfg,
+            &plan_input(self.cfg),
             target.as_ref(),
             &self.release,
             steps,
@@ -788,4 +788,50 @@ impl<'a> Run<'a> {
 /// Job counts of the CPU loop steps.
 fn cpu_jobs(sys: &Sysroot) -> Vec<u32> {
     cpu_loop::job_counts(sysinfo::usable_cpus(sys))
+}
+
+/// What the plan needs of the command line.
+fn plan_input(cfg: &Config) -> plan::PlanInput {
+    plan::PlanInput {
+        dir: cfg.dir.clone(),
+        sections: cfg.sections.clone(),
+        extended: cfg.extended,
+        loop_delay: cfg.loop_delay,
+        io_blocks: cfg.io_blocks.clone(),
+        io_jobs: cfg.io_jobs.clone(),
+        max_size_bytes: cfg.max_size_bytes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_plan_reads_what_the_command_line_asked() {
+        let cfg = crate::cli::parse([
+            "quickbench",
+            "2.5",
+            "-x",
+            "--dir",
+            "/srv",
+            "--only",
+            "cpu,io",
+            "--max-size",
+            "512M",
+        ])
+        .unwrap();
+        assert_eq!(
+            plan_input(&cfg),
+            plan::PlanInput {
+                dir: "/srv".into(),
+                sections: vec![Section::Cpu, Section::Io],
+                extended: true,
+                loop_delay: Duration::from_millis(2500),
+                io_blocks: vec![BlockSize::K4, BlockSize::M1],
+                io_jobs: vec![1, 4, 16],
+                max_size_bytes: 512 << 20,
+            }
+        );
+    }
 }

@@ -26,7 +26,6 @@ use crate::cpu_loop::LoopStep;
 use crate::dd_io::LineResult;
 use crate::membw::dram::DramBandwidth;
 use crate::membw::DdBandwidth;
-use crate::plan::Plan;
 use crate::sysinfo::cpu::CpuSummary;
 
 /// Version of the JSON document's layout: bumped (major) whenever a key
@@ -322,6 +321,57 @@ pub struct Extended {
     /// What else the host did during the DRAM runs.
     #[serde(default)]
     pub dram_load: Option<crate::sysinfo::load::StepLoad>,
+}
+
+/// `[ Plan ]` of `--dry-run`: what a full run would do (computed by
+/// `crate::plan`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Plan {
+    /// The benchmark directory, as given.
+    pub dir: String,
+    /// Its mount point, filesystem type and source, when resolved.
+    pub mount_point: Option<String>,
+    /// Filesystem type (`ext4`).
+    pub fs_type: Option<String>,
+    /// Mount source (`/dev/vda`).
+    pub source: Option<String>,
+    /// The name used in the bandwidth titles.
+    pub devices_display: Option<String>,
+    /// Bytes available to an unprivileged user at plan time.
+    pub free_bytes: Option<u64>,
+    /// Upper bound of the temporary file in bytes (`--max-size` and half the
+    /// free space); `None` when the free space is unknown.
+    pub file_bytes_max: Option<u64>,
+    /// Why the storage bandwidth sections would be skipped, if they would.
+    pub skip_reason: Option<String>,
+    /// Whether O_DIRECT is expected to work, in words.
+    pub direct_io: String,
+    /// Estimated wall time of the full report for this loop delay.
+    pub estimated_run_s: f64,
+    /// Number of timed steps that make up the estimate.
+    pub timed_steps: u32,
+    /// Memory the `-x` DRAM test would use (three arrays), bytes.
+    pub dram_bytes: Option<u64>,
+    /// What the device names do not show (partition of which disk, dm
+    /// name, md level, loop backing file, overlay upper directory).
+    #[serde(default)]
+    pub notes: Vec<String>,
+    /// When the figures may come from a cache rather than the device
+    /// (FUSE, a network filesystem, ext4 `data=journal`, memory), why.
+    #[serde(default)]
+    pub cache_caveat: Option<String>,
+    /// True when the cgroup's memory headroom bounds the DRAM arrays.
+    #[serde(default)]
+    pub dram_bounded_by_cgroup: bool,
+    /// The `--max-size` in force, bytes.
+    #[serde(default)]
+    pub max_size_bytes: u64,
+    /// Number of storage bandwidth lines the run would have.
+    #[serde(default)]
+    pub io_lines: u32,
+    /// The rest before each storage line, seconds.
+    #[serde(default)]
+    pub io_rest_s: f64,
 }
 
 /// A section that could not run, and why (the exit status is 1 when there

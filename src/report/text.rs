@@ -20,8 +20,8 @@ pub use crate::model::forms::cpuinfo::render as cpu_info_lines;
 pub use crate::model::forms::stack::{
     notes_line, render as stack_lines, NOTES_LABEL, NOTES_SEPARATOR,
 };
-use crate::model::{BlockSize, IoSetup, Original, Report, Section, ORIGINAL_VERSION};
-use crate::plan::{human_bytes, human_duration, Plan};
+use crate::model::{BlockSize, IoSetup, Original, Plan, Report, Section, ORIGINAL_VERSION};
+use crate::plan::{human_bytes, human_duration};
 use crate::progress::Progress;
 use crate::sink::{Item, Output};
 use crate::sysinfo::cgroup::{CpuQuota, Hierarchy};
