@@ -7,6 +7,7 @@
 
 pub mod blockdev;
 pub mod cli;
+pub mod clock;
 pub mod compare;
 pub mod conditions;
 pub mod cpu_loop;
@@ -20,6 +21,7 @@ pub mod progress;
 pub mod report;
 pub mod run;
 pub mod signals;
+pub mod sink;
 pub mod sysinfo;
 pub mod sysroot;
 pub mod units;

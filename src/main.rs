@@ -14,8 +14,9 @@ use quickbench::progress::Progress;
 use quickbench::report::json::JsonSink;
 use quickbench::report::text::TextSink;
 use quickbench::report::{self, Console, FileOut};
-use quickbench::run::{self, Output, Run, Stop};
+use quickbench::run::{self, Run, Stop};
 use quickbench::signals;
+use quickbench::sink::Output;
 
 /// Exit status when stdout was closed early: 128 + SIGPIPE, as a shell
 /// reports a program killed by SIGPIPE, but quietly.

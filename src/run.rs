@@ -25,8 +25,8 @@ use crate::membw::{self, DdBandwidth};
 use crate::model::{
     BlockSize, CpuInfo, CpuStep, Extended, IoLine, IoSetup, Memory, MemoryStep, Report,
 };
-use crate::report::text::Item;
 use crate::report::Console;
+use crate::sink::{Item, Output};
 use crate::sysinfo::cgroup::{self, CgroupLimits};
 use crate::{plan, signals, sysinfo, Sysroot};
 
@@ -48,26 +48,6 @@ impl From<io::Error> for Stop {
         } else {
             Stop::Error(anyhow::Error::new(e).context("writing the report"))
         }
-    }
-}
-
-/// Where the report goes: the text renderer streams each item, the JSON
-/// renderer writes the whole document at the end.
-pub trait Output {
-    /// `item` of `report` is known.
-    fn item(&mut self, report: &Report, item: Item) -> io::Result<()>;
-    /// The run is over (completely or not).
-    fn finish(&mut self, report: &Report) -> io::Result<()>;
-}
-
-/// Several outputs at once (`--json` with `--text-out`).
-impl Output for Vec<Box<dyn Output + '_>> {
-    fn item(&mut self, report: &Report, item: Item) -> io::Result<()> {
-        self.iter_mut().try_for_each(|o| o.item(report, item))
-    }
-
-    fn finish(&mut self, report: &Report) -> io::Result<()> {
-        self.iter_mut().try_for_each(|o| o.finish(report))
     }
 }
 
@@ -335,7 +315,7 @@ impl<'a> Run<'a> {
         let sys = cfg.sysroot.clone().map(Sysroot::new).unwrap_or_default();
         let uname = sysinfo::uname(&sys);
         let mut report = Report::new(uname.line(), uname.nodename.clone());
-        report.timestamp_utc = Some(crate::report::json::now_utc());
+        report.timestamp_utc = Some(crate::report::json::rfc3339_utc(crate::clock::unix_now_s()));
         report.loop_delay_s = Some(cfg.loop_delay.as_secs_f64());
         report.sections = cfg.sections.clone();
         // Live, the directory as the kernel resolves it (`.` says little in
@@ -369,7 +349,7 @@ impl<'a> Run<'a> {
         let steps_left = if cfg.dry_run {
             0
         } else {
-            plan::estimate(cfg, cpu_jobs(&sys).len()).0
+            plan::estimate(&plan_input(cfg), cpu_jobs(&sys).len()).0
         };
         let limits = cgroup::read_limits(&sys);
         let cpus = crate::cpu_loop::smt::usable_cpu_list(&sys);
@@ -761,7 +741,7 @@ impl<'a> Run<'a> {
         };
         let steps = cpu_jobs(&self.sys).len();
         self.report.plan = Some(plan::build(
-            self.cfg,
+            &plan_input(self.cfg),
             target.as_ref(),
             &self.release,
             steps,
@@ -782,4 +762,50 @@ impl<'a> Run<'a> {
 /// Job counts of the CPU loop steps.
 fn cpu_jobs(sys: &Sysroot) -> Vec<u32> {
     cpu_loop::job_counts(sysinfo::usable_cpus(sys))
+}
+
+/// What the plan needs of the command line.
+fn plan_input(cfg: &Config) -> plan::PlanInput {
+    plan::PlanInput {
+        dir: cfg.dir.clone(),
+        sections: cfg.sections.clone(),
+        extended: cfg.extended,
+        loop_delay: cfg.loop_delay,
+        io_blocks: cfg.io_blocks.clone(),
+        io_jobs: cfg.io_jobs.clone(),
+        max_size_bytes: cfg.max_size_bytes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_plan_reads_what_the_command_line_asked() {
+        let cfg = crate::cli::parse([
+            "quickbench",
+            "2.5",
+            "-x",
+            "--dir",
+            "/srv",
+            "--only",
+            "cpu,io",
+            "--max-size",
+            "512M",
+        ])
+        .unwrap();
+        assert_eq!(
+            plan_input(&cfg),
+            plan::PlanInput {
+                dir: "/srv".into(),
+                sections: vec![Section::Cpu, Section::Io],
+                extended: true,
+                loop_delay: Duration::from_millis(2500),
+                io_blocks: vec![BlockSize::K4, BlockSize::M1],
+                io_jobs: vec![1, 4, 16],
+                max_size_bytes: 512 << 20,
+            }
+        );
+    }
 }

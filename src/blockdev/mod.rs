@@ -34,7 +34,7 @@ pub use layout::{device_layout, md_write_copies, DeviceLayout, LayoutLeaf};
 pub use mountinfo::{parse_mountinfo, parse_mountinfo_line, unescape, MountInfo};
 pub use resolve::{resolve_dir, MountLookup, Target, TargetKind};
 pub use size::size_text;
-pub use stack::{device_stack, device_type};
+pub use stack::{device_stack, device_type, Stack, StackNode};
 pub use stat::{block_stat_path, parse_block_stat, read_block_stats, BlockStat};
 pub use table::{storage_table, DiskRow};
 pub use udev::{parse_udev_db, UdevDb};

@@ -20,11 +20,11 @@ use crate::cpu_loop::LoopStep;
 use crate::dd_io::{Direction, LineResult};
 use crate::end::End;
 use crate::membw::DdBandwidth;
+use crate::model::forms;
 use crate::model::{
-    BlockSize, CpuInfo, CpuInfoLine, IoSetup, Memory, Original, RawSection, Report, Section, Stack,
-    StackNode, SCHEMA_VERSION,
+    BlockSize, CpuInfo, IoSetup, Memory, Original, RawSection, Report, Section, SCHEMA_VERSION,
 };
-use crate::report::text::{BUFFERED_NOTE, MEMORY_NOTE, NOTES_LABEL, NOTES_SEPARATOR, REMOTE_NOTE};
+use crate::report::text::{BUFFERED_NOTE, MEMORY_NOTE, REMOTE_NOTE};
 use crate::sysinfo::cgroup::{CpuQuota, Hierarchy};
 
 /// Why a report could not be read: the file, the line (1-based; 0 when the
@@ -354,7 +354,7 @@ impl TextReader<'_> {
             }
             "Storage device stack" => {
                 let lines: Vec<String> = body.iter().map(|l| l.text.to_string()).collect();
-                let stack = stack_from_lines(&lines)
+                let stack = forms::stack::parse(&lines)
                     .map_err(|why| self.err(body.first().map_or(title_line.no, |l| l.no), why))?;
                 self.report.storage_stack = Some(stack);
             }
@@ -396,7 +396,7 @@ impl TextReader<'_> {
                 .add(Section::Cpuinfo, "unavailable (see stderr)");
             return Ok(());
         }
-        let (line, width) = cpu_info_line(l.text)?;
+        let (line, width) = forms::cpuinfo::parse_line(l.text)?;
         info.label_width_chars = info.label_width_chars.max(width);
         info.lines.push(line);
         Ok(())
@@ -731,43 +731,6 @@ fn parse_loop_definition(value: &str) -> Option<(u32, String)> {
     None
 }
 
-/// One `[ CPU info ]` line: the label (with its colon), the value, and the
-/// label column width the padding shows.
-fn cpu_info_line(text: &str) -> Result<(CpuInfoLine, usize), String> {
-    let colon = text.find(':').ok_or_else(|| {
-        format!("expected a CPU info line like `Model name:   AMD EPYC`, found {text:?}")
-    })?;
-    let label = &text[..=colon];
-    let after = &text[colon + 1..];
-    let value = after.trim_start();
-    // Values start one space after the column: the width is the value's
-    // column less one (in characters).
-    let value_col = text[..text.len() - value.len()].chars().count();
-    let width = value_col.saturating_sub(1).max(label.chars().count());
-    Ok((
-        CpuInfoLine {
-            label: label.to_string(),
-            value: value.to_string(),
-        },
-        width,
-    ))
-}
-
-/// `[ CPU info ]` from its printed lines.
-pub fn cpu_info_from_lines(lines: &[String]) -> Result<CpuInfo, String> {
-    let mut info = CpuInfo {
-        label_width_chars: 0,
-        lines: Vec::new(),
-        summary: None,
-    };
-    for l in lines {
-        let (line, width) = cpu_info_line(l)?;
-        info.label_width_chars = info.label_width_chars.max(width);
-        info.lines.push(line);
-    }
-    Ok(info)
-}
-
 /// A dd rate text (`22.0 GB/s`, `987 MB/s`, `22,0 GB/s` in a comma-decimal
 /// locale) in bytes per second; `Some(None)` for `Infinity B/s`.
 fn parse_rate(text: &str) -> Option<Option<u64>> {
@@ -974,172 +937,6 @@ fn errno_of_name(name: &str) -> Option<i32> {
     (1..200).find(|&e| crate::dd_io::errno_name(e) == name)
 }
 
-/// Art that draws the tree: in UTF-8 (`├─`, `└─`, `│ `) or ASCII (`|-`,
-/// `` `- ``, `| `) locales.
-const BRANCHES: [&str; 4] = ["├─", "└─", "|-", "`-"];
-const SPACERS: [&str; 3] = ["│ ", "| ", "  "];
-
-/// Splits the art off a NAME cell: (depth, name).
-fn strip_art(cell: &str) -> (usize, &str) {
-    let mut depth = 0;
-    let mut rest = cell;
-    'outer: loop {
-        for s in SPACERS {
-            if let Some(r) = rest.strip_prefix(s) {
-                rest = r;
-                depth += 1;
-                continue 'outer;
-            }
-        }
-        break;
-    }
-    for b in BRANCHES {
-        if let Some(r) = rest.strip_prefix(b) {
-            return (depth + 1, r);
-        }
-    }
-    // Whitespace-collapsed art: `│ └─sda` became `│ └─sda` with single
-    // spaces; lone `│`/`|` tokens still count.
-    let trimmed = rest.trim_start_matches(['│', '|', ' ']);
-    if trimmed.len() != rest.len() {
-        let (d, name) = strip_art(trimmed);
-        return (depth + d, name);
-    }
-    (depth, rest)
-}
-
-/// `[ Storage device stack ]` from its printed lines (header first).
-///
-/// A stack is kept only if it draws back into lines that read as the same
-/// stack: art this reader misunderstands (a garbled paste) is refused
-/// rather than redrawn as another tree.
-pub fn stack_from_lines(lines: &[String]) -> Result<Stack, String> {
-    let stack = parse_stack(lines)?;
-    match parse_stack(&crate::report::text::stack_lines(&stack)) {
-        Ok(again) if again == stack => Ok(stack),
-        _ => Err(format!(
-            "expected a device tree as lsblk draws it, found {:?}",
-            lines.get(1).map_or("", String::as_str)
-        )),
-    }
-}
-
-fn parse_stack(lines: &[String]) -> Result<Stack, String> {
-    let Some(header) = lines.first() else {
-        return Ok(Stack {
-            roots: Vec::new(),
-            notes: Vec::new(),
-        });
-    };
-    let cols: Vec<&str> = header.split_whitespace().collect();
-    if cols.first() != Some(&"NAME") {
-        return Err(format!(
-            "expected the stack's header `NAME SIZE TYPE MOUNTPOINT`, found {header:?}"
-        ));
-    }
-    let chars: Vec<char> = header.chars().collect();
-    let col = |name: &str| {
-        let h: String = chars.iter().collect();
-        h.find(name).map(|b| h[..b].chars().count())
-    };
-    let (type_at, mp_at) = (col("TYPE"), col("MOUNTPOINT"));
-    let mut flat: Vec<(usize, StackNode)> = Vec::new();
-    let mut notes = Vec::new();
-    for l in &lines[1..] {
-        if let Some(n) = l.strip_prefix(NOTES_LABEL.trim_end()) {
-            notes = n
-                .trim()
-                .split(NOTES_SEPARATOR.trim_end())
-                .map(|s| s.trim().to_string())
-                .filter(|s| !s.is_empty())
-                .collect();
-            continue;
-        }
-        let c: Vec<char> = l.chars().collect();
-        let aligned = type_at.is_some_and(|t| c.len() >= t && (t == 0 || c[t - 1] == ' '));
-        let size_blank = aligned && type_at.is_some_and(|t| t >= 2 && c[t - 2] == ' ');
-        let (left, kind, mp) = if aligned {
-            let t = type_at.unwrap_or(0);
-            let m = mp_at.unwrap_or(c.len()).min(c.len()).max(t);
-            let left: String = c[..t].iter().collect();
-            let kind: String = c[t..m].iter().collect();
-            let mp: String = c[m..].iter().collect();
-            (
-                left.trim_end().to_string(),
-                kind.trim().to_string(),
-                mp.trim_end().to_string(),
-            )
-        } else {
-            // Collapsed: NAME SIZE TYPE [MOUNTPOINT], one space apart.
-            let toks: Vec<&str> = l.split(' ').filter(|s| !s.is_empty()).collect();
-            let art = toks.iter().take_while(|t| ["│", "|"].contains(t)).count();
-            let rest = &toks[art..];
-            if rest.len() < 3 {
-                return Err(format!(
-                    "expected a stack line `NAME SIZE TYPE [MOUNTPOINT]`, found {l:?}"
-                ));
-            }
-            let left = format!("{}{} {}", "│ ".repeat(art), rest[0], rest[1]);
-            (left, rest[2].to_string(), rest[3..].join(" "))
-        };
-        // SIZE is right-aligned against TYPE: a blank there is no size.
-        let (cell, size) = match (size_blank, left.rsplit_once(' ')) {
-            (false, Some((name, size))) if !name.trim().is_empty() => {
-                (name.trim_end().to_string(), size.to_string())
-            }
-            _ => (left.trim_end().to_string(), String::new()),
-        };
-        let (depth, name) = strip_art(&cell);
-        let word = |w: &str| !w.chars().any(|c| c.is_whitespace() || c.is_control());
-        if name.is_empty()
-            || !word(name)
-            || !word(&size)
-            || !word(&kind)
-            || mp.chars().any(char::is_control)
-        {
-            return Err(format!(
-                "expected a stack line `NAME SIZE TYPE [MOUNTPOINT]`, found {l:?}"
-            ));
-        }
-        flat.push((
-            depth,
-            StackNode {
-                name: name.to_string(),
-                size,
-                kind,
-                mountpoint: mp,
-                children: Vec::new(),
-            },
-        ));
-    }
-    Ok(Stack {
-        roots: build_tree(flat),
-        notes,
-    })
-}
-
-/// Nests (depth, node) rows, in lsblk's order, into trees.
-fn build_tree(flat: Vec<(usize, StackNode)>) -> Vec<StackNode> {
-    fn take(flat: &[(usize, StackNode)], i: &mut usize, depth: usize) -> Vec<StackNode> {
-        let mut out = Vec::new();
-        while *i < flat.len() && flat[*i].0 >= depth {
-            let mut node = flat[*i].1.clone();
-            let d = flat[*i].0;
-            *i += 1;
-            node.children = take(flat, i, d + 1);
-            out.push(node);
-        }
-        out
-    }
-    let mut i = 0;
-    let mut roots = Vec::new();
-    while i < flat.len() {
-        let d = flat[i].0;
-        roots.extend(take(&flat, &mut i, d));
-    }
-    roots
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1163,34 +960,6 @@ mod tests {
         assert!(!s.direct_io);
         let (_, s) = parse_bandwidth_title("Storage bandwidth - 4k blocks").unwrap();
         assert_eq!(s.device, None);
-    }
-
-    #[test]
-    fn collapsed_stack_lines_still_read() {
-        let lines: Vec<String> = [
-            "NAME SIZE TYPE MOUNTPOINT",
-            "vg0-root 200G lvm /",
-            "└─md0 3.6T raid1",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        let s = stack_from_lines(&lines).unwrap();
-        assert_eq!(s.roots.len(), 1);
-        assert_eq!(s.roots[0].mountpoint, "/");
-        assert_eq!(s.roots[0].children[0].name, "md0");
-        assert_eq!(s.roots[0].children[0].kind, "raid1");
-    }
-
-    /// Found by fuzzing: a garbled stack row read into a name with a
-    /// control character, which drew a tree of another width.
-    #[test]
-    fn stack_cells_with_controls_are_refused() {
-        let lines: Vec<String> = ["NAME   SIZE TYPE MOUNTPOINT", "sd\ra   1G disk "]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        assert!(stack_from_lines(&lines).is_err());
     }
 
     #[test]

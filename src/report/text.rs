@@ -1,7 +1,8 @@
 //! The text renderer: every piece of the text report's formatting, from a
 //! [`Report`] only (it never reads /proc or /sys).
 //!
-//! A report is a sequence of [`Item`]s in report order ([`items`]). The
+//! A report is a sequence of [`Item`]s (of [`crate::sink`]) in report
+//! order ([`items`]). The
 //! runner hands each item to a [`TextSink`] as soon as its figure is known,
 //! which writes its lines at once (the progress display erased first), with
 //! one blank line before each section title but the first; [`render`]
@@ -17,50 +18,16 @@ use crate::cpu_loop::LoopStep;
 use crate::dd_io::LineResult;
 use crate::end::End;
 use crate::membw::DdBandwidth;
-use crate::model::{
-    BlockSize, CpuInfo, IoSetup, Original, Report, Section, Stack, StackNode, ORIGINAL_VERSION,
+pub use crate::model::forms::cpuinfo::render as cpu_info_lines;
+pub use crate::model::forms::stack::{
+    notes_line, render as stack_lines, NOTES_LABEL, NOTES_SEPARATOR,
 };
-use crate::plan::{human_bytes, human_duration, Plan};
+use crate::model::{BlockSize, IoSetup, Original, Plan, Report, Section, ORIGINAL_VERSION};
+use crate::plan::{human_bytes, human_duration};
 use crate::progress::Progress;
+use crate::sink::{Item, Output};
 use crate::sysinfo::cgroup::{CpuQuota, Hierarchy};
 use crate::units::dd_rate;
-
-/// One piece of the report, written as soon as it is known.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Item {
-    /// The header lines.
-    Header,
-    /// `[ CPU info ]` and its lines.
-    CpuInfo,
-    /// `[ CPU loop ]`, before its first step runs.
-    CpuLoopTitle,
-    /// One CPU loop step (index in `cpu_loop`).
-    CpuStep(usize),
-    /// `[ Memory ]` and its `Total` line.
-    MemoryTotal,
-    /// The `Bandwidth` line.
-    MemoryBandwidth,
-    /// `[ Storage info ]` and its table.
-    StorageInfo,
-    /// `[ Storage device stack ]`.
-    StorageStack,
-    /// `[ Storage bandwidth ]` with the reason it did not run.
-    StorageSkipped,
-    /// One storage bandwidth title, before its lines run.
-    BandwidthTitle(BlockSize),
-    /// One storage bandwidth line (index in `storage_bandwidth`).
-    BandwidthLine(usize),
-    /// `[ Extended: CPU ]`.
-    ExtendedCpu,
-    /// `[ Extended: Memory (DRAM, STREAM-like) ]`.
-    ExtendedMemory,
-    /// `[ Extended: Storage ]`.
-    ExtendedStorage,
-    /// `[ Plan ]` of `--dry-run`.
-    Plan,
-    /// A section kept as lines (index in `raw_sections`).
-    Raw(usize),
-}
 
 /// The items of a finished report, in report order: what the runner
 /// streams while it builds the same report.
@@ -294,7 +261,7 @@ impl<'p, W: Write> TextSink<'p, W> {
     }
 }
 
-impl<W: Write> crate::run::Output for TextSink<'_, W> {
+impl<W: Write> Output for TextSink<'_, W> {
     fn item(&mut self, r: &Report, item: Item) -> io::Result<()> {
         self.write_item(r, item)
     }
@@ -379,16 +346,6 @@ fn original_header_lines(o: &Original, kernel: &str) -> Vec<String> {
         v.push(format!("dd        : {d}"));
     }
     v
-}
-
-/// The `[ CPU info ]` lines, padded as lscpu pads them: the label column is
-/// as wide as the widest label of lscpu's whole summary, then one space.
-pub fn cpu_info_lines(info: &CpuInfo) -> Vec<String> {
-    let w = info.label_width_chars;
-    info.lines
-        .iter()
-        .map(|l| format!("{:<w$} {}", l.label, l.value))
-        .collect()
 }
 
 /// How a step that did not run its whole time ended, as said between
@@ -514,86 +471,6 @@ pub fn table_lines(rows: &[DiskRow]) -> Vec<String> {
     }
     out
 }
-
-/// Flattens the trees into (art+name, node) rows, lsblk's order.
-fn flatten<'a>(
-    n: &'a StackNode,
-    prefix: &str,
-    branch: &str,
-    out: &mut Vec<(String, &'a StackNode)>,
-) {
-    out.push((format!("{prefix}{branch}{}", n.name), n));
-    let below = match branch {
-        "" => String::new(),
-        "├─" => format!("{prefix}│ "),
-        _ => format!("{prefix}  "),
-    };
-    for (i, c) in n.children.iter().enumerate() {
-        let b = if i + 1 == n.children.len() {
-            "└─"
-        } else {
-            "├─"
-        };
-        flatten(c, &below, b, out);
-    }
-}
-
-/// The `[ Storage device stack ]` lines, as
-/// `lsblk -s -o NAME,SIZE,TYPE,MOUNTPOINT` prints them in a UTF-8 locale
-/// (checked byte for byte against lsblk 2.38): one space between columns,
-/// SIZE right-aligned, the last column unpadded (an empty MOUNTPOINT still
-/// leaves TYPE's padding and the separator).
-pub fn stack_lines(stack: &Stack) -> Vec<String> {
-    let mut rows = Vec::new();
-    for t in &stack.roots {
-        flatten(t, "", "", &mut rows);
-    }
-    let width = |s: &str| s.chars().count();
-    let name_w = rows.iter().map(|(n, _)| width(n)).max().unwrap_or(0).max(4);
-    let widest_size = rows.iter().map(|(_, n)| width(&n.size)).max().unwrap_or(0);
-    let size_w = match widest_size {
-        0..=3 => 4,
-        4 => 5,
-        w => w,
-    };
-    let type_w = rows
-        .iter()
-        .map(|(_, n)| width(&n.kind))
-        .max()
-        .unwrap_or(0)
-        .max(4);
-    let line = |name: &str, size: &str, kind: &str, mp: &str| {
-        format!(
-            "{}{} {}{} {}{} {}",
-            name,
-            " ".repeat(name_w - width(name)),
-            " ".repeat(size_w.saturating_sub(width(size))),
-            size,
-            kind,
-            " ".repeat(type_w - width(kind)),
-            mp,
-        )
-    };
-    let mut out = vec![line("NAME", "SIZE", "TYPE", "MOUNTPOINT")];
-    out.extend(
-        rows.iter()
-            .map(|(name, n)| line(name, &n.size, &n.kind, &n.mountpoint)),
-    );
-    if !stack.notes.is_empty() {
-        out.push(notes_line(&stack.notes));
-    }
-    out
-}
-
-/// `Notes     : loop0: backed by /img; sdb1: partition of sdb`.
-pub fn notes_line(notes: &[String]) -> String {
-    format!("{NOTES_LABEL}{}", notes.join(NOTES_SEPARATOR))
-}
-
-/// The label of the line that carries the target's notes.
-pub const NOTES_LABEL: &str = "Notes     : ";
-/// What separates two notes on that line.
-pub const NOTES_SEPARATOR: &str = "; ";
 
 /// `Storage bandwidth - 4k blocks (vda)`, saying when memory or the page
 /// cache is measured instead of a device.
@@ -767,7 +644,7 @@ mod tests {
     use super::*;
     use crate::conditions::Measured;
     use crate::dd_io::Direction;
-    use crate::model::{CpuInfoLine, CpuStep, Memory};
+    use crate::model::{CpuInfo, CpuInfoLine, CpuStep, Memory};
 
     fn step(jobs: u32, rate: f64) -> CpuStep {
         Measured::plain(LoopStep {
@@ -862,51 +739,35 @@ mod tests {
         );
     }
 
-    fn node(name: &str, size: &str, kind: &str, mp: &str, children: Vec<StackNode>) -> StackNode {
-        StackNode {
-            name: name.into(),
-            size: size.into(),
-            kind: kind.into(),
-            mountpoint: mp.into(),
-            children,
-        }
-    }
-
     #[test]
-    fn draws_the_luks_lvm_raid1_tree() {
-        let part = |p: &str, d: &str| {
-            node(
-                p,
-                "3.6T",
-                "part",
-                "",
-                vec![node(d, "3.6T", "disk", "", vec![])],
-            )
+    fn device_details_read_as_one_line() {
+        let mut d = DeviceDetails {
+            name: "nvme0n1".into(),
+            rotational: Some(false),
+            scheduler: Some("none".into()),
+            nr_requests: Some(1023),
+            logical_block_size_bytes: Some(512),
+            physical_block_size_bytes: Some(4096),
+            write_cache: Some("write back".into()),
+            hw_queues: Some(4),
         };
-        let md = node(
-            "md0",
-            "3.6T",
-            "raid1",
-            "",
-            vec![part("sda1", "sda"), part("sdb1", "sdb")],
-        );
-        let lvm = node("vg0-root", "200G", "lvm", "", vec![md]);
-        let root = node("cryptroot", "200G", "crypt", "/", vec![lvm]);
         assert_eq!(
-            stack_lines(&Stack {
-                roots: vec![root],
-                notes: Vec::new()
-            }),
-            vec![
-                "NAME         SIZE TYPE  MOUNTPOINT",
-                "cryptroot    200G crypt /",
-                "└─vg0-root   200G lvm   ",
-                "  └─md0      3.6T raid1 ",
-                "    ├─sda1   3.6T part  ",
-                "    │ └─sda  3.6T disk  ",
-                "    └─sdb1   3.6T part  ",
-                "      └─sdb  3.6T disk  ",
-            ]
+            device_details_line(&d),
+            "nvme0n1: non-rotational, scheduler none, nr_requests 1023, blocks 512/4096 B (logical/physical), write cache write back, 4 hw queue(s)"
+        );
+        d = DeviceDetails {
+            name: "sdz".into(),
+            rotational: None,
+            scheduler: None,
+            nr_requests: None,
+            logical_block_size_bytes: None,
+            physical_block_size_bytes: None,
+            write_cache: None,
+            hw_queues: None,
+        };
+        assert_eq!(
+            device_details_line(&d),
+            "sdz: rotational ?, scheduler ?, nr_requests ?, blocks ?/? B (logical/physical), write cache ?, ? hw queue(s)"
         );
     }
 
