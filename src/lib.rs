@@ -18,6 +18,7 @@ pub mod progress;
 pub mod report;
 pub mod run;
 pub mod signals;
+pub mod stats;
 pub mod sysinfo;
 pub mod sysroot;
 pub mod units;
