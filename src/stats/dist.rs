@@ -33,7 +33,7 @@ fn stirling_tail(z: f64) -> f64 {
 /// ln Γ(x) for x > 0.
 ///
 /// Method: the recurrence Γ(x) = Γ(x + k) / (x (x+1) … (x+k-1)) lifts x to
-/// at least 10, where Stirling's series ([`stirling_tail`]) is exact to the
+/// at least 10, where Stirling's series (`stirling_tail`) is exact to the
 /// last digits. Absolute error about 2e-15 (near the zeros at 1 and 2 that
 /// is all there is to compare).
 pub fn ln_gamma(x: f64) -> f64 {

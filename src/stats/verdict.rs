@@ -21,7 +21,8 @@
 //!   percentile bootstrap of median(B)/median(A) is reported beside it but
 //!   not used: at 3–10 trials a side it covers less than it claims, the
 //!   Moses interval does not (see [`super::bootstrap`]).
-//! * **1–2 trials a side, each with sub-interval samples**: only the noise
+//! * **1–2 trials a side, each with sub-interval samples** (at least 4, so
+//!   that batch means give an interval): only the noise
 //!   *within* each run is measured (batch means). The two sides' relative
 //!   standard errors are combined on the log scale (delta method:
 //!   se² = (se_A/mean_A)² + (se_B/mean_B)², averaged over a side's
@@ -51,7 +52,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::adjust::{holm, holm_levels};
-use super::bootstrap::{median_ratio_interval, seed_of, RESAMPLES};
+use super::bootstrap::{median_ratio_interval, resamples_for, seed_of, RESAMPLES};
 use super::describe::{median, Summary};
 use super::dist::{t_cdf, t_quantile, t_sf};
 use super::rank::{Shift, UDistribution};
@@ -590,6 +591,7 @@ fn judge_one(
         .then(|| {
             let a: Vec<f64> = f.a.iter().map(|t| t.value).collect();
             let b: Vec<f64> = f.b.iter().map(|t| t.value).collect();
+            let resamples = resamples_for(a.len() + b.len(), resamples);
             median_ratio_interval(&a, &b, level, resamples, seed_of(&a, &b))
         })
         .flatten();
