@@ -52,10 +52,13 @@ pub fn benjamini_hochberg(p: &[f64]) -> Vec<f64> {
 /// first k + 1 that fails. A test ranked j ≤ k is read at α/(m − j + 1)
 /// (its interval then excludes the null, by the duality of tests and
 /// intervals); every other test at α/(m − k), the level at which Holm
-/// stopped, which its p-value does not reach either. These are the
-/// intervals of Strassburger & Bretz ("Compatible simultaneous lower
-/// confidence bounds for the Holm procedure", Stat. Med. 27, 2008) for the
-/// hypotheses not rejected. NaN p-values get NaN.
+/// stopped, which its p-value does not reach either. For the hypotheses
+/// not rejected these are the compatible intervals of Strassburger & Bretz
+/// ("Compatible simultaneous lower confidence bounds for the Holm procedure
+/// and other Bonferroni-based closed tests", Stat. Med. 27, 2008); for the
+/// rejected ones we keep the step's level, which shows how far beyond the
+/// margin a figure is, rather than their bound at the margin itself. NaN
+/// p-values get NaN.
 pub fn holm_levels(p: &[f64], alpha: f64) -> Vec<f64> {
     let idx = order(p);
     let m = idx.len();

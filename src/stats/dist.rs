@@ -119,7 +119,7 @@ fn gamma_q_fraction(a: f64, x: f64) -> f64 {
 /// The standard normal distribution function Φ(z).
 ///
 /// Method: Φ(z) = ½ (1 + sign(z) P(½, z²/2)), with P the regularized
-/// incomplete gamma function (A&S 26.2.30 with 6.5.16); in the tails the
+/// incomplete gamma function (erf(x) = P(½, x²), NR §6.2); in the tails the
 /// continued fraction of Q(½, z²/2) gives Φ(-|z|) with full relative
 /// accuracy, so p-values far in the tail keep their digits.
 pub fn normal_cdf(z: f64) -> f64 {
@@ -333,7 +333,7 @@ fn inc_beta(a: f64, b: f64, x: f64, y: f64) -> f64 {
 /// P(T > |t|) for Student's t with `df` degrees of freedom (one tail).
 fn t_tail(t: f64, df: f64) -> f64 {
     let t2 = t * t;
-    // P(|T| > |t|) = I_{df/(df+t²)}(df/2, 1/2)  (A&S 26.7.1 with 26.5.2).
+    // P(|T| > |t|) = I_{df/(df+t²)}(df/2, 1/2)  (NR §6.4).
     0.5 * inc_beta(0.5 * df, 0.5, df / (df + t2), t2 / (df + t2))
 }
 

@@ -3,7 +3,7 @@
 //!
 //! Method: the modified z-score of Iglewicz & Hoaglin (*How to Detect and
 //! Handle Outliers*, ASQC Basic References in Quality Control vol. 16,
-//! 1993, §3.2): Mᵢ = 0.6745 (xᵢ − x̃) / MAD, with x̃ the median and MAD the
+//! 1993): Mᵢ = 0.6745 (xᵢ − x̃) / MAD, with x̃ the median and MAD the
 //! raw median absolute deviation (0.6745 = Φ⁻¹(3/4) makes it a z-score for
 //! normal data), and their cut |Mᵢ| > 3.5. Median and MAD are not dragged
 //! by the outliers they look for, as the mean and sd would be. Two

@@ -152,8 +152,8 @@ fn ranks(values: &[f64]) -> (Vec<f64>, f64) {
 }
 
 /// The standard deviation of U under the null hypothesis with the tie
-/// correction (Lehmann, *Nonparametrics*, 1975, eq. 1.55; scipy's and R's
-/// formula): √(mn/12 · ((N+1) − Σ(t³−t)/(N(N−1)))).
+/// correction (Lehmann, *Nonparametrics: Statistical Methods Based on
+/// Ranks*, 1975, ch. 1; scipy's and R's formula): √(mn/12 · ((N+1) − Σ(t³−t)/(N(N−1)))).
 fn u_sigma(m: usize, n: usize, tie_term: f64) -> f64 {
     let (mf, nf) = (m as f64, n as f64);
     let big_n = mf + nf;
