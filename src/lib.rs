@@ -22,6 +22,7 @@ pub mod report;
 pub mod run;
 pub mod signals;
 pub mod sink;
+pub mod stats;
 pub mod sysinfo;
 pub mod sysroot;
 pub mod units;
