@@ -19,6 +19,7 @@ pub const ADVISED_DELAY_S: f64 = 10.0;
 pub const DEFAULT_DELAY_S: f64 = 30.0;
 use crate::compare::{CompareConfig, HtmlTo};
 use crate::dd_io::DEFAULT_MAX_SIZE_BYTES;
+use crate::generate::Generate;
 
 pub use crate::model::{BlockSize, Section};
 
@@ -129,6 +130,10 @@ struct Args {
     /// Deterministic stand-in figures instead of measurements (for tests)
     #[arg(long, hide = true, action = ArgAction::SetTrue)]
     fake_figures: bool,
+
+    /// Print the man page or a shell completion script (for packaging)
+    #[arg(long, value_name = "KIND", value_parser = parse_generate, hide = true, exclusive = true)]
+    generate: Option<Generate>,
 }
 
 /// Why the command line does not run a report: help or version text for
@@ -160,6 +165,8 @@ pub enum Command {
     Run(Config),
     /// Compare reports (`quickbench compare A B ...`).
     Compare(CompareConfig),
+    /// Print the man page or a completion script (`--generate KIND`).
+    Generate(Generate),
 }
 
 #[derive(Parser, Debug)]
@@ -248,7 +255,18 @@ where
             html,
         }));
     }
-    parse(args).map(Command::Run)
+    let a = Args::try_parse_from(args)?;
+    match a.generate {
+        Some(kind) => Ok(Command::Generate(kind)),
+        None => Ok(Command::Run(config(a))),
+    }
+}
+
+/// The clap definitions of a run and of `compare`, for the man page and
+/// the completion scripts ([`crate::generate`]).
+pub fn definitions() -> (clap::Command, clap::Command) {
+    use clap::CommandFactory;
+    (Args::command(), CompareArgs::command())
 }
 
 /// Parses the command line of a run (`args` includes the program name).
@@ -257,7 +275,11 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let a = Args::try_parse_from(args)?;
+    Ok(config(Args::try_parse_from(args)?))
+}
+
+/// The plain [`Config`] of parsed arguments.
+fn config(a: Args) -> Config {
     let sections: Vec<Section> = match (a.only.map(|l| l.0), a.skip.map(|l| l.0)) {
         (Some(only), _) => Section::ALL
             .into_iter()
@@ -270,7 +292,7 @@ where
         (None, None) => Section::ALL.to_vec(),
     };
     let dry_run = a.dry_run || (a.sysroot.is_some() && !a.fake_figures);
-    Ok(Config {
+    Config {
         loop_delay: Duration::from_secs_f64(a.loop_delay.unwrap_or(DEFAULT_DELAY_S)),
         dir: a.dir.unwrap_or_else(|| PathBuf::from(".")),
         sections,
@@ -287,7 +309,7 @@ where
             .unwrap_or_else(|| BlockSize::ALL.to_vec()),
         text_out: a.text_out,
         fake_figures: a.fake_figures,
-    })
+    }
 }
 
 /// A loop delay: a plain decimal number of seconds (`30`, `0.5`), within
@@ -420,6 +442,16 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         ));
     }
     Ok(bytes)
+}
+
+/// A `--generate` kind: `man`, `complete-bash`, `complete-zsh`, `complete-fish`.
+fn parse_generate(s: &str) -> Result<Generate, String> {
+    Generate::from_name(s).ok_or_else(|| {
+        format!(
+            "unknown kind '{s}' (known: {})",
+            Generate::ALL.map(Generate::name).join(", ")
+        )
+    })
 }
 
 /// A comma-separated list of job counts (1 to 256).
