@@ -436,3 +436,114 @@ fn fish_completion_completes() {
         "run options offered to compare: {compare}"
     );
 }
+
+/// `contrib/release/package.sh`, as the release workflow runs it: the
+/// archive holds the binary, the man page, the three completion scripts,
+/// README.md and LICENSE in one directory; SHA256SUMS checks; and the
+/// same input makes the same bytes.
+#[test]
+fn release_archive_holds_the_binary_and_its_docs() {
+    if !have("tar", "tar") || !have("sha256sum", "coreutils") || !have("gzip", "gzip") {
+        return;
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("contrib/release/package.sh");
+    let d = tempfile::tempdir().unwrap();
+    let pack = |out: &str| {
+        let out = run(Command::new("bash")
+            .arg(&script)
+            .args(["archive"])
+            .arg(bin())
+            .arg("x86_64-test")
+            .arg(d.path().join(out))
+            .env("SOURCE_DATE_EPOCH", "1767225600"));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    pack("a");
+    pack("b");
+    let version = env!("CARGO_PKG_VERSION");
+    let name = format!("quickbench-{version}-x86_64-test");
+    let archive = d.path().join("a").join(format!("{name}.tar.gz"));
+    let again = std::fs::read(d.path().join("b").join(format!("{name}.tar.gz"))).unwrap();
+    assert!(
+        std::fs::read(&archive).unwrap() == again,
+        "two packings differ"
+    );
+
+    let out = run(Command::new("tar").arg("tvzf").arg(&archive));
+    let listing = String::from_utf8(out.stdout).unwrap();
+    let entries: Vec<(&str, &str)> = listing
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f[0], f[f.len() - 1])
+        })
+        .collect();
+    let want = |mode, path: &str| (mode, format!("{name}/{path}"));
+    let expected = [
+        want("drwxr-xr-x", ""),
+        want("-rw-r--r--", "LICENSE"),
+        want("-rw-r--r--", "README.md"),
+        want("drwxr-xr-x", "complete/"),
+        want("-rw-r--r--", "complete/_quickbench"),
+        want("-rw-r--r--", "complete/quickbench.bash"),
+        want("-rw-r--r--", "complete/quickbench.fish"),
+        want("-rwxr-xr-x", "quickbench"),
+        want("-rw-r--r--", "quickbench.1"),
+    ];
+    let got: Vec<(&str, String)> = entries.iter().map(|(m, p)| (*m, p.to_string())).collect();
+    assert_eq!(got, expected, "{listing}");
+    assert!(
+        listing
+            .lines()
+            .all(|l| l.contains(" 0/0 ") && l.contains(" 2026-01-01 ")),
+        "{listing}"
+    );
+
+    let x = run(Command::new("tar")
+        .arg("xzf")
+        .arg(&archive)
+        .current_dir(d.path()));
+    assert!(x.status.success());
+    let unpacked = d.path().join(&name);
+    assert_eq!(
+        std::fs::read_to_string(unpacked.join("complete/_quickbench")).unwrap(),
+        generate("complete-zsh")
+    );
+    assert_eq!(
+        std::fs::read(unpacked.join("quickbench")).unwrap(),
+        std::fs::read(bin()).unwrap()
+    );
+
+    let out = run(Command::new("bash")
+        .arg(&script)
+        .arg("sums")
+        .arg(d.path().join("a")));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sums = std::fs::read_to_string(d.path().join("a/SHA256SUMS")).unwrap();
+    let files: Vec<&str> = sums
+        .lines()
+        .map(|l| l.split("  ").nth(1).unwrap())
+        .collect();
+    assert_eq!(files, [name.clone(), format!("{name}.tar.gz")]);
+    let check = run(Command::new("sha256sum")
+        .args(["-c", "SHA256SUMS"])
+        .current_dir(d.path().join("a")));
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    std::fs::write(&archive, b"tampered").unwrap();
+    let check = run(Command::new("sha256sum")
+        .args(["-c", "--quiet", "SHA256SUMS"])
+        .current_dir(d.path().join("a")));
+    assert!(!check.status.success(), "a tampered archive passed");
+}
