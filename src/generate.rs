@@ -326,8 +326,8 @@ fn description() -> Roff {
         roman(format!(
             " seconds: {DEFAULT_DELAY_S} by default, decimals allowed down to \
              {MIN_DELAY_S}. Under {ADVISED_DELAY_S} s a warning says the figures get \
-             noisy; use {DEFAULT_DELAY_S} s or more for figures worth comparing. A \
-             whole report takes a few dozen steps."
+             noisy; use {DEFAULT_DELAY_S} s or more for figures worth comparing. \
+             The plan that --dry-run prints says how long a whole run takes."
         )),
     ]);
     r.control("PP", []);
