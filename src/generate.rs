@@ -392,7 +392,8 @@ fn prose() -> Roff {
         ),
         (
             1,
-            "A section could not run: the report says which, standard error why and what to do.",
+            "A section could not run: the report says which, standard error why and what \
+             to do. For compare: the --html file or standard output cannot be written.",
         ),
         (
             2,
@@ -484,6 +485,10 @@ fn prose() -> Roff {
         (
             "quickbench compare --table reports/*.json",
             "One row per host with the key figures and their median.",
+        ),
+        (
+            "quickbench compare --html fleet.html reports/*.json",
+            "The comparison on stdout, and as a self-contained HTML page in fleet.html.",
         ),
     ] {
         r.control("TP", []);
