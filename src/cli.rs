@@ -19,7 +19,6 @@ pub const ADVISED_DELAY_S: f64 = 10.0;
 pub const DEFAULT_DELAY_S: f64 = 30.0;
 use crate::compare::{CompareConfig, HtmlTo};
 use crate::dd_io::DEFAULT_MAX_SIZE_BYTES;
-use crate::generate::Generate;
 
 pub use crate::model::{BlockSize, Section};
 
@@ -134,6 +133,44 @@ struct Args {
     /// Print the man page or a shell completion script (for packaging)
     #[arg(long, value_name = "KIND", value_parser = parse_generate, hide = true, exclusive = true)]
     generate: Option<Generate>,
+}
+
+/// What `--generate` prints ([`crate::generate`] renders it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Generate {
+    /// The man page, `quickbench.1` (roff).
+    Man,
+    /// The bash completion script.
+    CompleteBash,
+    /// The zsh completion script (`_quickbench`).
+    CompleteZsh,
+    /// The fish completion script.
+    CompleteFish,
+}
+
+impl Generate {
+    /// Every kind, in the order `--generate`'s error lists them.
+    pub const ALL: [Generate; 4] = [
+        Generate::Man,
+        Generate::CompleteBash,
+        Generate::CompleteZsh,
+        Generate::CompleteFish,
+    ];
+
+    /// The name given to `--generate`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Generate::Man => "man",
+            Generate::CompleteBash => "complete-bash",
+            Generate::CompleteZsh => "complete-zsh",
+            Generate::CompleteFish => "complete-fish",
+        }
+    }
+
+    /// The kind named `s`, if any.
+    pub fn from_name(s: &str) -> Option<Generate> {
+        Generate::ALL.into_iter().find(|g| g.name() == s)
+    }
 }
 
 /// Why the command line does not run a report: help or version text for

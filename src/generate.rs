@@ -14,48 +14,10 @@ use clap_complete::Shell;
 use clap_mangen::roff::{bold, italic, roman, Inline, Roff};
 use clap_mangen::Man;
 
-use crate::cli::{self, ADVISED_DELAY_S, DEFAULT_DELAY_S, MIN_DELAY_S};
+use crate::cli::{self, Generate, ADVISED_DELAY_S, DEFAULT_DELAY_S, MIN_DELAY_S};
 use crate::model::Section;
 use crate::report::json::rfc3339_utc;
 use crate::signals;
-
-/// What `--generate` prints.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Generate {
-    /// The man page, `quickbench.1` (roff).
-    Man,
-    /// The bash completion script.
-    CompleteBash,
-    /// The zsh completion script (`_quickbench`).
-    CompleteZsh,
-    /// The fish completion script.
-    CompleteFish,
-}
-
-impl Generate {
-    /// Every kind, in the order `--generate`'s error lists them.
-    pub const ALL: [Generate; 4] = [
-        Generate::Man,
-        Generate::CompleteBash,
-        Generate::CompleteZsh,
-        Generate::CompleteFish,
-    ];
-
-    /// The name given to `--generate`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Generate::Man => "man",
-            Generate::CompleteBash => "complete-bash",
-            Generate::CompleteZsh => "complete-zsh",
-            Generate::CompleteFish => "complete-fish",
-        }
-    }
-
-    /// The kind named `s`, if any.
-    pub fn from_name(s: &str) -> Option<Generate> {
-        Generate::ALL.into_iter().find(|g| g.name() == s)
-    }
-}
 
 /// The program's name in the man page and the completion scripts.
 const BIN: &str = "quickbench";
