@@ -129,6 +129,48 @@ struct Args {
     /// Deterministic stand-in figures instead of measurements (for tests)
     #[arg(long, hide = true, action = ArgAction::SetTrue)]
     fake_figures: bool,
+
+    /// Print the man page or a shell completion script (for packaging)
+    #[arg(long, value_name = "KIND", value_parser = parse_generate, hide = true, exclusive = true)]
+    generate: Option<Generate>,
+}
+
+/// What `--generate` prints ([`crate::generate`] renders it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Generate {
+    /// The man page, `quickbench.1` (roff).
+    Man,
+    /// The bash completion script.
+    CompleteBash,
+    /// The zsh completion script (`_quickbench`).
+    CompleteZsh,
+    /// The fish completion script.
+    CompleteFish,
+}
+
+impl Generate {
+    /// Every kind, in the order `--generate`'s error lists them.
+    pub const ALL: [Generate; 4] = [
+        Generate::Man,
+        Generate::CompleteBash,
+        Generate::CompleteZsh,
+        Generate::CompleteFish,
+    ];
+
+    /// The name given to `--generate`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Generate::Man => "man",
+            Generate::CompleteBash => "complete-bash",
+            Generate::CompleteZsh => "complete-zsh",
+            Generate::CompleteFish => "complete-fish",
+        }
+    }
+
+    /// The kind named `s`, if any.
+    pub fn from_name(s: &str) -> Option<Generate> {
+        Generate::ALL.into_iter().find(|g| g.name() == s)
+    }
 }
 
 /// Why the command line does not run a report: help or version text for
@@ -160,6 +202,8 @@ pub enum Command {
     Run(Config),
     /// Compare reports (`quickbench compare A B ...`).
     Compare(CompareConfig),
+    /// Print the man page or a completion script (`--generate KIND`).
+    Generate(Generate),
 }
 
 #[derive(Parser, Debug)]
@@ -248,7 +292,18 @@ where
             html,
         }));
     }
-    parse(args).map(Command::Run)
+    let a = Args::try_parse_from(args)?;
+    match a.generate {
+        Some(kind) => Ok(Command::Generate(kind)),
+        None => Ok(Command::Run(config(a))),
+    }
+}
+
+/// The clap definitions of a run and of `compare`, for the man page and
+/// the completion scripts ([`crate::generate`]).
+pub fn definitions() -> (clap::Command, clap::Command) {
+    use clap::CommandFactory;
+    (Args::command(), CompareArgs::command())
 }
 
 /// Parses the command line of a run (`args` includes the program name).
@@ -257,7 +312,11 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let a = Args::try_parse_from(args)?;
+    Ok(config(Args::try_parse_from(args)?))
+}
+
+/// The plain [`Config`] of parsed arguments.
+fn config(a: Args) -> Config {
     let sections: Vec<Section> = match (a.only.map(|l| l.0), a.skip.map(|l| l.0)) {
         (Some(only), _) => Section::ALL
             .into_iter()
@@ -270,7 +329,7 @@ where
         (None, None) => Section::ALL.to_vec(),
     };
     let dry_run = a.dry_run || (a.sysroot.is_some() && !a.fake_figures);
-    Ok(Config {
+    Config {
         loop_delay: Duration::from_secs_f64(a.loop_delay.unwrap_or(DEFAULT_DELAY_S)),
         dir: a.dir.unwrap_or_else(|| PathBuf::from(".")),
         sections,
@@ -287,7 +346,7 @@ where
             .unwrap_or_else(|| BlockSize::ALL.to_vec()),
         text_out: a.text_out,
         fake_figures: a.fake_figures,
-    })
+    }
 }
 
 /// A loop delay: a plain decimal number of seconds (`30`, `0.5`), within
@@ -420,6 +479,16 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         ));
     }
     Ok(bytes)
+}
+
+/// A `--generate` kind: `man`, `complete-bash`, `complete-zsh`, `complete-fish`.
+fn parse_generate(s: &str) -> Result<Generate, String> {
+    Generate::from_name(s).ok_or_else(|| {
+        format!(
+            "unknown kind '{s}' (known: {})",
+            Generate::ALL.map(Generate::name).join(", ")
+        )
+    })
 }
 
 /// A comma-separated list of job counts (1 to 256).

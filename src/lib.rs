@@ -14,6 +14,7 @@ pub mod cpu_loop;
 pub mod dd_io;
 pub mod end;
 pub mod fsclass;
+pub mod generate;
 pub mod membw;
 pub mod model;
 pub mod plan;

@@ -26,6 +26,7 @@ fn main() -> ExitCode {
     let cfg = match cli::parse_command(std::env::args_os()) {
         Ok(Command::Run(c)) => c,
         Ok(Command::Compare(c)) => return compare(&c),
+        Ok(Command::Generate(kind)) => return quickbench::generate::main(kind),
         Err(u) => return usage(u),
     };
     signals::install();
