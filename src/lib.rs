@@ -20,6 +20,7 @@ pub mod run;
 pub mod signals;
 pub mod sysinfo;
 pub mod sysroot;
+pub mod textutil;
 pub mod units;
 
 pub use sysroot::Sysroot;
