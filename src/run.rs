@@ -76,8 +76,8 @@ pub trait Measure {
     fn open_storage(&self, cfg: &IoConfig) -> Result<Box<dyn Storage>, IoSkip>;
     /// The SMT probe of `-x`.
     fn smt_probe(&self, sys: &Sysroot, delay: Duration) -> SmtProbe;
-    /// The DRAM bandwidth of `-x`.
-    fn dram(&self, sys: &Sysroot, delay: Duration) -> DramBandwidth;
+    /// The DRAM bandwidth of `-x`, its arrays within the cgroup `limits`.
+    fn dram(&self, sys: &Sysroot, limits: &CgroupLimits, delay: Duration) -> DramBandwidth;
     /// Starts sampling what else the host did during a step (other
     /// processes, steal, cgroup throttling), if it can be read.
     fn load_sampler(
@@ -143,8 +143,8 @@ impl Measure for Live {
         cpu_loop::smt::probe(sys, delay, &signals::stop_requested)
     }
 
-    fn dram(&self, sys: &Sysroot, delay: Duration) -> DramBandwidth {
-        dram::measure(sys, delay, &signals::stop_requested)
+    fn dram(&self, sys: &Sysroot, limits: &CgroupLimits, delay: Duration) -> DramBandwidth {
+        dram::measure(sys, limits, delay, &signals::stop_requested)
     }
 
     fn load_sampler(
@@ -236,7 +236,7 @@ impl Measure for StandIn {
         }
     }
 
-    fn dram(&self, _: &Sysroot, delay: Duration) -> DramBandwidth {
+    fn dram(&self, _: &Sysroot, _: &CgroupLimits, delay: Duration) -> DramBandwidth {
         let plan = dram::plan_arrays_for(Some(32 << 20), Some(16 << 20));
         let run = |threads: u32| DramRun {
             threads,
@@ -357,8 +357,9 @@ impl<'a> Run<'a> {
         report.loop_delay_s = Some(cfg.loop_delay.as_secs_f64());
         report.sections = cfg.sections.clone();
         // Live, the directory as the kernel resolves it (`.` says little in
-        // a report read elsewhere); in a dump, as given.
-        let dir = match std::fs::canonicalize(&cfg.dir) {
+        // a report read elsewhere); in a dump, as given. The plan names it
+        // from the report.
+        let dir = match blockdev::real_dir(&sys, &cfg.dir) {
             Ok(real) if sys.is_live() => real,
             _ => cfg.dir.clone(),
         };
@@ -749,7 +750,9 @@ impl<'a> Run<'a> {
         if self.cfg.runs(Section::Memory) {
             self.progress("Extended: Memory", "DRAM copy and triad", 2);
             let sampler = self.sample();
-            let dram = self.measure.dram(&self.sys, self.cfg.loop_delay);
+            let dram = self
+                .measure
+                .dram(&self.sys, &self.limits, self.cfg.loop_delay);
             // The all-CPU run needs every CPU.
             let load = sampler.map(|s| s.finish(self.cpus.len().max(1) as f64));
             self.explain(&load.as_ref().map(|l| l.marks()).unwrap_or_default());
@@ -792,6 +795,8 @@ impl<'a> Run<'a> {
             &self.release,
             steps,
             &self.sys,
+            &self.limits,
+            self.report.dir.as_deref().unwrap_or_default(),
         ));
         self.emit(Item::Plan)
     }

@@ -33,7 +33,7 @@ pub use caveat::{cache_caveat, CacheCaveat};
 pub use fuse::{check_layout, daemon_dirs, fuse_backing, is_fuse, BackingFrom, FuseBacking};
 pub use layout::{device_layout, md_write_copies, DeviceLayout, LayoutLeaf};
 pub use mountinfo::{parse_mountinfo, parse_mountinfo_line, unescape, MountInfo};
-pub use resolve::{resolve_dir, MountLookup, Target, TargetKind};
+pub use resolve::{real_dir, resolve_dir, MountLookup, Target, TargetKind};
 pub use size::size_text;
 pub use stack::{device_stack, device_type};
 pub use stat::{block_stat_path, parse_block_stat, read_block_stat, read_block_stats, BlockStat};
