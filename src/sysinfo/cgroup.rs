@@ -569,9 +569,28 @@ pub fn limits_from(sys: &Sysroot, proc_cgroup: &str, mounts: &[MountInfo]) -> Cg
 /// Reads this process's cgroup limits from the sysroot's
 /// `/proc/self/cgroup`, `/proc/self/mountinfo` and cgroup files. Never
 /// fails: what cannot be read is in [`CgroupLimits::notes`].
+///
+/// A dump (`--sysroot`) gives the limits of the process that made it, when
+/// it recorded those files; a dump without them recorded no cgroup, and
+/// that is no reason for a note (nor is the reading machine's `/proc`,
+/// which has nothing to do with the dump). When the dump's `proc` is a
+/// mounted procfs, its `self` is the process reading it, not the dumped
+/// one: its limits are not the dump's, and nothing is read.
 pub fn read_limits(sys: &Sysroot) -> CgroupLimits {
+    if proc_self_is_the_reader(sys) {
+        return CgroupLimits::default();
+    }
+    read_limits_noting(sys, sys.is_live())
+}
+
+/// [`read_limits`]; `note_absent`: whether a missing `/proc/self` file is
+/// worth a note (on a live system it means `/proc` is not mounted).
+fn read_limits_noting(sys: &Sysroot, note_absent: bool) -> CgroupLimits {
+    let nothing_to_say =
+        |e: &std::io::Error| !note_absent && e.kind() == std::io::ErrorKind::NotFound;
     let mounts = match sys.read_to_string("/proc/self/mountinfo") {
         Ok(t) => parse_mountinfo(&t),
+        Err(e) if nothing_to_say(&e) => return CgroupLimits::default(),
         Err(e) => {
             return CgroupLimits {
                 notes: vec![format!(
@@ -588,7 +607,7 @@ pub fn read_limits(sys: &Sysroot) -> CgroupLimits {
                 version: version_of(&mounts),
                 ..CgroupLimits::default()
             };
-            if l.version.is_some() {
+            if l.version.is_some() && !nothing_to_say(&e) {
                 l.notes.push(format!(
                     "{e}: cgroup limits unknown (a kernel without cgroups, or /proc not mounted)"
                 ));
@@ -596,6 +615,15 @@ pub fn read_limits(sys: &Sysroot) -> CgroupLimits {
             l
         }
     }
+}
+
+/// True when the sysroot is a dump whose `proc` is a mounted procfs (a
+/// root filesystem with `/proc` mounted, read with `--sysroot`): there
+/// `proc/self` names the reading process.
+fn proc_self_is_the_reader(sys: &Sysroot) -> bool {
+    !sys.is_live()
+        && nix::sys::statfs::statfs(&sys.path("/proc"))
+            .is_ok_and(|s| s.filesystem_type() == nix::sys::statfs::PROC_SUPER_MAGIC)
 }
 
 /// How many CPUs a run may really keep busy: `affinity_cpus` bounded by

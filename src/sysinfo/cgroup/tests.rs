@@ -415,16 +415,61 @@ fn no_cgroup_filesystem_or_no_proc() {
     .put("/proc/self/cgroup", "0::/\n");
     let l = read_limits(&d.sys());
     assert_eq!(l, CgroupLimits::default());
+    // No /proc: live, /proc is not mounted, and the notes say so...
     let d = Dump::new();
-    let l = read_limits(&d.sys());
+    let l = read_limits_noting(&d.sys(), true);
     assert_eq!(l.version, None);
     assert!(l.notes[0].contains("proc/self/mountinfo"), "{:?}", l.notes);
+    // ... while a dump without it just recorded no cgroup.
+    assert_eq!(read_limits(&d.sys()), CgroupLimits::default());
     // Mounted but no /proc/self/cgroup.
     let d = Dump::new();
     d.put("/proc/self/mountinfo", MI_V2);
-    let l = read_limits(&d.sys());
+    let l = read_limits_noting(&d.sys(), true);
     assert_eq!(l.version, Some(CgroupVersion::V2));
     assert!(l.notes[0].contains("proc/self/cgroup"), "{:?}", l.notes);
+    let l = read_limits(&d.sys());
+    assert_eq!(l.version, Some(CgroupVersion::V2));
+    assert_eq!(l.notes, Vec::<String>::new());
+}
+
+#[test]
+fn a_dump_with_procfs_mounted_in_it_is_not_read() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped a_dump_with_procfs_mounted_in_it_is_not_read: mounting needs root");
+        return;
+    }
+    // A root filesystem read with --sysroot while its /proc is mounted:
+    // its proc/self is this test process, whose cgroup mounts (listed in
+    // its mountinfo, with /sys beside) are the reading machine's.
+    let d = Dump::new();
+    fs::create_dir(d.0.path().join("proc")).unwrap();
+    std::os::unix::fs::symlink("/sys", d.0.path().join("sys")).unwrap();
+    let proc_dir = d.0.path().join("proc");
+    let c = |p: &std::path::Path| std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
+    let (src, target, fstype) = (c("proc".as_ref()), c(&proc_dir), c("proc".as_ref()));
+    // SAFETY: the strings are NUL-terminated and outlive the call.
+    let r = unsafe {
+        libc::mount(
+            src.as_ptr(),
+            target.as_ptr(),
+            fstype.as_ptr(),
+            0,
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(r, 0, "mount proc: {}", std::io::Error::last_os_error());
+    let ours = read_limits(&Sysroot::live());
+    let l = read_limits(&d.sys());
+    // SAFETY: as above.
+    let r = unsafe { libc::umount2(target.as_ptr(), libc::MNT_DETACH) };
+    assert_eq!(r, 0, "umount {}", proc_dir.display());
+    assert!(
+        ours.version.is_some(),
+        "this machine mounts no cgroup filesystem: the check below proves nothing"
+    );
+    assert_eq!(l, CgroupLimits::default());
 }
 
 #[test]
