@@ -26,6 +26,7 @@ pub mod sink;
 pub mod stats;
 pub mod sysinfo;
 pub mod sysroot;
+pub mod textutil;
 pub mod units;
 
 pub use sysroot::Sysroot;

@@ -112,19 +112,23 @@ fn delay_s(d: Duration) -> f64 {
     d.as_secs_f64()
 }
 
-/// Builds the plan; `target` is the resolved storage, when known.
+/// Builds the plan; `target` is the resolved storage, when known;
+/// `limits` the cgroup limits read at the start of the run; `dir` the
+/// benchmark directory as the report names it.
 pub fn build(
     cfg: &PlanInput,
     target: Option<&Target>,
     kernel_release: &str,
     cpu_steps: usize,
     sys: &crate::Sysroot,
+    limits: &crate::sysinfo::cgroup::CgroupLimits,
+    dir: &str,
 ) -> Plan {
     let live = sys.is_live();
     let free = if live { free_bytes(&cfg.dir) } else { None };
     let (timed_steps, estimated_run_s) = estimate(cfg, cpu_steps);
-    let dram =
-        (cfg.extended && cfg.runs(Section::Memory)).then(|| crate::membw::dram::plan_arrays(sys));
+    let dram = (cfg.extended && cfg.runs(Section::Memory))
+        .then(|| crate::membw::dram::plan_arrays(sys, limits));
     let dram_bytes = dram.as_ref().map(|p| 3 * p.array_bytes);
     let dram_bounded_by_cgroup = dram
         .as_ref()
@@ -156,12 +160,8 @@ pub fn build(
         Some(t) => direct_io_expectation(&t.fs_type, kernel_release),
         None => "unknown".into(),
     };
-    let dir = match std::fs::canonicalize(&cfg.dir) {
-        Ok(real) if live => real.display().to_string(),
-        _ => cfg.dir.display().to_string(),
-    };
     Plan {
-        dir,
+        dir: dir.to_string(),
         mount_point: target.map(|t| t.mount_point.clone()),
         fs_type: target.map(|t| t.fs_type.clone()),
         source: target.map(|t| t.source.clone()),

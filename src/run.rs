@@ -62,8 +62,8 @@ pub trait Measure {
     fn open_storage(&self, cfg: &IoConfig) -> Result<Box<dyn Storage>, IoSkip>;
     /// The SMT probe of `-x`.
     fn smt_probe(&self, sys: &Sysroot, delay: Duration) -> SmtProbe;
-    /// The DRAM bandwidth of `-x`.
-    fn dram(&self, sys: &Sysroot, delay: Duration) -> DramBandwidth;
+    /// The DRAM bandwidth of `-x`, its arrays within the cgroup `limits`.
+    fn dram(&self, sys: &Sysroot, limits: &CgroupLimits, delay: Duration) -> DramBandwidth;
     /// Starts sampling what else the host did during a step (other
     /// processes, steal, cgroup throttling), if it can be read.
     fn load_sampler(&self, sys: &Sysroot, cpus: &[u32], limits: &CgroupLimits) -> Option<Sampler>;
@@ -115,8 +115,8 @@ impl Measure for Live {
         cpu_loop::smt::probe(sys, delay, &signals::stop_requested)
     }
 
-    fn dram(&self, sys: &Sysroot, delay: Duration) -> DramBandwidth {
-        dram::measure(sys, delay, &signals::stop_requested)
+    fn dram(&self, sys: &Sysroot, limits: &CgroupLimits, delay: Duration) -> DramBandwidth {
+        dram::measure(sys, limits, delay, &signals::stop_requested)
     }
 
     fn load_sampler(&self, sys: &Sysroot, cpus: &[u32], limits: &CgroupLimits) -> Option<Sampler> {
@@ -198,7 +198,7 @@ impl Measure for StandIn {
         }
     }
 
-    fn dram(&self, _: &Sysroot, delay: Duration) -> DramBandwidth {
+    fn dram(&self, _: &Sysroot, _: &CgroupLimits, delay: Duration) -> DramBandwidth {
         let plan = dram::plan_arrays_for(Some(32 << 20), Some(16 << 20));
         let run = |threads: u32| DramRun {
             threads,
@@ -319,8 +319,9 @@ impl<'a> Run<'a> {
         report.loop_delay_s = Some(cfg.loop_delay.as_secs_f64());
         report.sections = cfg.sections.clone();
         // Live, the directory as the kernel resolves it (`.` says little in
-        // a report read elsewhere); in a dump, as given.
-        let dir = match std::fs::canonicalize(&cfg.dir) {
+        // a report read elsewhere); in a dump, as given. The plan names it
+        // from the report.
+        let dir = match blockdev::real_dir(&sys, &cfg.dir) {
             Ok(real) if sys.is_live() => real,
             _ => cfg.dir.clone(),
         };
@@ -635,7 +636,7 @@ impl<'a> Run<'a> {
                     let figure = ws.run_line(bs, dir, jobs, self.cfg.loop_delay);
                     let needed = f64::from(jobs.min(self.cpus.len().max(1) as u32));
                     let mut load = sampler.map(|s| s.finish(needed).load).unwrap_or_default();
-                    let deltas: Vec<(String, dd_io::DeviceStatDelta)> = figure
+                    let deltas: Vec<(String, crate::blockdev::BlockStat)> = figure
                         .device_deltas
                         .iter()
                         .map(|d| (d.device.clone(), d.delta))
@@ -703,7 +704,9 @@ impl<'a> Run<'a> {
         if self.cfg.runs(Section::Memory) {
             self.progress("Extended: Memory", "DRAM copy and triad", 2);
             let sampler = self.sample();
-            let dram = self.measure.dram(&self.sys, self.cfg.loop_delay);
+            let dram = self
+                .measure
+                .dram(&self.sys, &self.limits, self.cfg.loop_delay);
             // The all-CPU run needs every CPU.
             let load = sampler.map(|s| s.finish(self.cpus.len().max(1) as f64).load);
             self.explain(&mark::marks(Step::Memory, load.as_ref(), None));
@@ -746,6 +749,8 @@ impl<'a> Run<'a> {
             &self.release,
             steps,
             &self.sys,
+            &self.limits,
+            self.report.dir.as_deref().unwrap_or_default(),
         ));
         self.emit(Item::Plan)
     }

@@ -117,7 +117,7 @@ pub fn device_layout(sys: &Sysroot, roots: &[String]) -> DeviceLayout {
 }
 
 fn read_u32(sys: &Sysroot, name: &str, file: &str) -> Option<u32> {
-    sys.read_trimmed(format!("/sys/class/block/{name}/{file}"))?
+    sys.read_trimmed(sysfs::dev_path(sys, name, file))?
         .parse()
         .ok()
 }

@@ -6,7 +6,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::percent;
-use crate::dd_io::{DeviceStatDelta, Direction, LineResult};
+use crate::blockdev::BlockStat;
+use crate::dd_io::{Direction, LineResult};
 
 /// The block layer may split one of our I/Os into requests of this size
 /// (the smallest common `max_sectors_kb`), so a 1 MiB I/O may legitimately
@@ -75,7 +76,7 @@ pub struct DeviceIoShare {
 /// share, never show ours as foreign. Reads in a write line (and writes in
 /// a read line) are all counted foreign, so a parity RAID's
 /// read-modify-write shows as other I/O on its members.
-pub fn other_io(ours: &OurIo, devices: &[(String, DeviceStatDelta)]) -> Vec<DeviceIoShare> {
+pub fn other_io(ours: &OurIo, devices: &[(String, BlockStat)]) -> Vec<DeviceIoShare> {
     let split = ours.block_size_bytes.div_ceil(SPLIT_REQUEST_BYTES).max(1);
     let allowed_requests = ours.ios.saturating_mul(split);
     devices
@@ -125,8 +126,8 @@ mod tests {
     use super::*;
     use crate::conditions::Mark;
 
-    fn dev(read: (u64, u64, u64), write: (u64, u64, u64)) -> DeviceStatDelta {
-        DeviceStatDelta {
+    fn dev(read: (u64, u64, u64), write: (u64, u64, u64)) -> BlockStat {
+        BlockStat {
             read_ios: read.0,
             read_merges: read.1,
             read_sectors: read.2,

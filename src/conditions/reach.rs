@@ -20,8 +20,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::mark::CACHED_BELOW_PERCENT;
+use crate::blockdev::BlockStat;
 use crate::blockdev::DeviceLayout;
-use crate::dd_io::{DeviceDelta, DeviceStatDelta, Direction, LineResult};
+use crate::dd_io::{DeviceDelta, Direction, LineResult};
 
 /// The outcome of the check.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -132,9 +133,9 @@ pub fn judge(
 fn counted<'a>(
     deltas: &'a [DeviceDelta],
     layout: &DeviceLayout,
-) -> Option<Vec<(String, &'a DeviceStatDelta, f64)>> {
+) -> Option<Vec<(String, &'a BlockStat, f64)>> {
     let find = |name: &str| deltas.iter().find(|d| d.device == name);
-    let mut out: Vec<(String, &DeviceStatDelta, f64)> = Vec::new();
+    let mut out: Vec<(String, &BlockStat, f64)> = Vec::new();
     for leaf in &layout.leaves {
         let has_partition_leaf = layout
             .leaves
@@ -163,8 +164,8 @@ mod tests {
     // A MiB, so that byte counts are whole sectors.
     const MB: u64 = 1 << 20;
 
-    fn stat(read_bytes: u64, write_bytes: u64, merges: u64) -> DeviceStatDelta {
-        DeviceStatDelta {
+    fn stat(read_bytes: u64, write_bytes: u64, merges: u64) -> BlockStat {
+        BlockStat {
             read_ios: read_bytes / 4096,
             read_merges: merges,
             read_sectors: read_bytes / 512,

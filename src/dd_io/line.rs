@@ -2,7 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::blockstat::{DeviceDelta, DeviceStatDelta};
+use super::blockstat::DeviceDelta;
+use crate::blockdev::BlockStat;
 use crate::end::End;
 
 /// Write or read.
@@ -51,7 +52,7 @@ pub struct LineResult {
     pub lat_max_us: f64,
     /// The sampled devices' stat deltas over the line, summed; `None` when
     /// no device was sampled or one of them had no readable stat file.
-    pub device_stat_delta: Option<DeviceStatDelta>,
+    pub device_stat_delta: Option<BlockStat>,
     /// Each sampled device's own deltas, in sampling order (those whose
     /// stat file could be read before and after the line).
     #[serde(default)]

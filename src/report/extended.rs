@@ -174,11 +174,12 @@ pub fn storage_lines(lines: &[IoLine], devices: &[DeviceDetails]) -> Vec<String>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::blockdev::BlockStat;
     use crate::conditions::{CpuConditions, Measured};
     use crate::cpu_loop::LoopStep;
-    use crate::dd_io::{DeviceStatDelta, LineResult};
+    use crate::dd_io::LineResult;
 
-    fn line(direction: Direction, ios: u64, dev: Option<DeviceStatDelta>) -> IoLine {
+    fn line(direction: Direction, ios: u64, dev: Option<BlockStat>) -> IoLine {
         let mut l = LineResult::empty(4096, direction, 1);
         l.lat_p90_us = 40.0;
         l.lat_p99_us = 40.0;
@@ -190,8 +191,8 @@ mod tests {
         Measured::plain(l)
     }
 
-    fn delta(read_ios: u64, write_ios: u64) -> DeviceStatDelta {
-        DeviceStatDelta {
+    fn delta(read_ios: u64, write_ios: u64) -> BlockStat {
+        BlockStat {
             read_ios,
             read_merges: 0,
             read_sectors: 0,

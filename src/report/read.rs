@@ -714,21 +714,8 @@ fn parse_loop_definition(value: &str) -> Option<(u32, String)> {
     let rest = value.strip_prefix("loop v")?;
     let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
     let version = digits.parse().ok()?;
-    let rest = rest[digits.len()..].trim_start().strip_prefix('(')?;
-    let mut depth = 1;
-    for (i, c) in rest.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some((version, rest[..i].to_string()));
-                }
-            }
-            _ => {}
-        }
-    }
-    None
+    let (inside, _) = crate::textutil::paren_group(rest[digits.len()..].trim_start())?;
+    Some((version, inside.to_string()))
 }
 
 /// A dd rate text (`22.0 GB/s`, `987 MB/s`, `22,0 GB/s` in a comma-decimal
