@@ -15,7 +15,7 @@
 # then every run counts as unmarked and the script says so).
 # QB_MARKS_FROM=example runs the library stand-in
 # `cargo run --release --example busy_marks -- DELAY`: the same steps with
-# the same sampler (`quickbench::sysinfo::load::LoadSampler`) and the JSON
+# the same sampler (`quickbench::conditions::Sampler`) and the JSON
 # shape above.
 #
 # Phases, RUNS runs each:

@@ -1,17 +1,17 @@
-//! Runs the CPU loop steps as the report does, each between a
-//! `LoadSampler::start` and `finish`, and prints the steps with their load
-//! and marks as JSON, in the shape the report's JSON is meant to take
-//! (`cpu_loop[].marks`): a stand-in for `quickbench --only cpu --json`
-//! until the binary carries the marks (for `benches/busy-marks.sh`).
+//! Runs the CPU loop steps as the report does, each sampled by the
+//! conditions [`Sampler`], and prints each step's figure, load and marks
+//! as JSON in the report's shape (`cpu_loop[].load`, `cpu_loop[].marks`).
+//! `benches/busy-marks.sh` reads it with `QB_MARKS_FROM=example`, to judge
+//! the marks from the library without the rest of the report.
 //!
 //! `cargo run --release --example busy_marks -- [DELAY_SECS=1]`
 
 use std::time::Duration;
 
+use quickbench::conditions::{mark, Sampler, Step};
 use quickbench::cpu_loop::smt::usable_cpu_list;
 use quickbench::cpu_loop::{job_counts, run_step};
 use quickbench::sysinfo::cgroup::{cpus_within_quota, read_limits};
-use quickbench::sysinfo::load::LoadSampler;
 use quickbench::Sysroot;
 
 fn main() {
@@ -23,13 +23,13 @@ fn main() {
     let cpus = usable_cpu_list(&sys);
     let mut steps = Vec::new();
     for jobs in job_counts(cpus_within_quota(cpus.len(), &limits)) {
-        let s = LoadSampler::start(&sys, &cpus, &limits).expect("/proc/stat");
+        let s = Sampler::start(&sys, &cpus, &limits).expect("/proc/stat");
         let step = run_step(jobs, Duration::from_secs_f64(delay), &|| false);
-        let load = s.finish(f64::from(jobs));
+        let load = s.finish(f64::from(jobs)).load;
         steps.push(serde_json::json!({
             "jobs": jobs,
             "loops_per_s_mean": step.loops_per_s_mean,
-            "marks": load.marks(),
+            "marks": mark::marks(Step::Cpu, Some(&load), None),
             "load": load,
         }));
     }

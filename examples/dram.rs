@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use quickbench::cpu_loop::smt::usable_cpu_list;
 use quickbench::membw::dram::{self, PassLimits, Stores};
+use quickbench::sysinfo::cgroup;
 use quickbench::Sysroot;
 
 fn main() {
@@ -16,7 +17,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let cpus = usable_cpu_list(&sys);
     let mut threads = cpus.len();
-    let plan = dram::plan_arrays(&sys);
+    let plan = dram::plan_arrays(&sys, &cgroup::read_limits(&sys));
     let mut array_bytes = plan.array_bytes;
     let mut budget = 10.0f64;
     let mut stores = Stores::best();

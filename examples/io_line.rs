@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use quickbench::blockdev::{check_layout, device_layout, fuse_backing, resolve_dir, DeviceLayout};
-use quickbench::dd_io::reach::judge_line;
+use quickbench::conditions::reach::judge_line;
 use quickbench::dd_io::{self, Direction, IoConfig, LineResult};
 use quickbench::Sysroot;
 
@@ -85,7 +85,7 @@ fn print(r: &LineResult, layout: &DeviceLayout, cpu_ns: u64, to_stderr: bool) {
     } else {
         println!("{text}\n{json}");
     }
-    if let Some(e) = &r.error {
+    if let Some(e) = r.end.error() {
         eprintln!("quickbench: {e}");
     }
 }
@@ -137,7 +137,7 @@ fn main() -> ExitCode {
         let cpu0 = cpu_ns();
         let r = ws.run_line(bs, dir, a.jobs, d, &cut);
         let cpu = cpu_ns() - cpu0;
-        failed |= r.error.is_some();
+        failed |= r.end.error().is_some();
         print(&r, &layout, cpu, quiet);
     }
     if failed {

@@ -17,6 +17,7 @@ pub const ADVISED_DELAY_S: f64 = 10.0;
 /// The default loop delay, which the original's README also names as the
 /// least for statistically meaningful results.
 pub const DEFAULT_DELAY_S: f64 = 30.0;
+use crate::compare::{CompareConfig, HtmlTo};
 use crate::dd_io::DEFAULT_MAX_SIZE_BYTES;
 
 pub use crate::model::{BlockSize, Section};
@@ -128,6 +129,48 @@ struct Args {
     /// Deterministic stand-in figures instead of measurements (for tests)
     #[arg(long, hide = true, action = ArgAction::SetTrue)]
     fake_figures: bool,
+
+    /// Print the man page or a shell completion script (for packaging)
+    #[arg(long, value_name = "KIND", value_parser = parse_generate, hide = true, exclusive = true)]
+    generate: Option<Generate>,
+}
+
+/// What `--generate` prints ([`crate::generate`] renders it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Generate {
+    /// The man page, `quickbench.1` (roff).
+    Man,
+    /// The bash completion script.
+    CompleteBash,
+    /// The zsh completion script (`_quickbench`).
+    CompleteZsh,
+    /// The fish completion script.
+    CompleteFish,
+}
+
+impl Generate {
+    /// Every kind, in the order `--generate`'s error lists them.
+    pub const ALL: [Generate; 4] = [
+        Generate::Man,
+        Generate::CompleteBash,
+        Generate::CompleteZsh,
+        Generate::CompleteFish,
+    ];
+
+    /// The name given to `--generate`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Generate::Man => "man",
+            Generate::CompleteBash => "complete-bash",
+            Generate::CompleteZsh => "complete-zsh",
+            Generate::CompleteFish => "complete-fish",
+        }
+    }
+
+    /// The kind named `s`, if any.
+    pub fn from_name(s: &str) -> Option<Generate> {
+        Generate::ALL.into_iter().find(|g| g.name() == s)
+    }
 }
 
 /// Why the command line does not run a report: help or version text for
@@ -159,17 +202,8 @@ pub enum Command {
     Run(Config),
     /// Compare reports (`quickbench compare A B ...`).
     Compare(CompareConfig),
-}
-
-/// What `quickbench compare` needs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CompareConfig {
-    /// The reports: files, or `-` for standard input (once).
-    pub inputs: Vec<String>,
-    /// One row per report (the fleet table), whatever the width.
-    pub table: bool,
-    /// The comparison as one JSON document.
-    pub json: bool,
+    /// Print the man page or a completion script (`--generate KIND`).
+    Generate(Generate),
 }
 
 #[derive(Parser, Debug)]
@@ -186,9 +220,16 @@ bash original's CPU loop against ours, its latency column, interrupted or \
 stopped lines); the line says why. More reports: one column each against \
 the first when they fit the terminal, else one row per report with the key \
 figures, their median, and every figure more than 15 % worse than the \
-median marked with *.",
-    after_help = "Exit status: 0 compared; 2 bad usage or an input that cannot be read \
-(the message names the file and line)."
+median marked with *.\n\n\
+--html FILE also writes the comparison as one self-contained HTML page \
+(inline SVG and CSS, no network access): for two reports, a bar of B/A per \
+figure with its verdict; for more, one strip per key figure, every host a \
+dot on a log scale, the median marked, the outliers named and listed. The \
+text still goes to stdout; --html - puts the page on stdout instead of the \
+text (not with --json).",
+    after_help = "Exit status: 0 compared; 1 the --html file or stdout cannot be written \
+(the message names the file); 2 bad usage or an input that cannot be read \
+(the message names the file and line); 141 stdout closed early (`| head`)."
 )]
 struct CompareArgs {
     /// The reports (files, or - for standard input), at least two
@@ -202,6 +243,11 @@ struct CompareArgs {
     /// The comparison as one JSON document (schema/compare.schema.json)
     #[arg(long)]
     json: bool,
+
+    /// Also write the comparison as one self-contained HTML page to FILE
+    /// (- : the page on stdout, instead of the text)
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 }
 
 /// Parses the command line (`args` includes the program name): a run, or
@@ -227,13 +273,37 @@ where
                 "standard input (-) can be read once only".into(),
             ));
         }
+        let html = a.html.map(|p| {
+            if p.as_os_str() == "-" {
+                HtmlTo::Stdout
+            } else {
+                HtmlTo::File(p)
+            }
+        });
+        if a.json && html == Some(HtmlTo::Stdout) {
+            return Err(Usage::Bad(
+                "--json and --html - both write to stdout: give --html a file name".into(),
+            ));
+        }
         return Ok(Command::Compare(CompareConfig {
             inputs: a.inputs,
             table: a.table,
             json: a.json,
+            html,
         }));
     }
-    parse(args).map(Command::Run)
+    let a = Args::try_parse_from(args)?;
+    match a.generate {
+        Some(kind) => Ok(Command::Generate(kind)),
+        None => Ok(Command::Run(config(a))),
+    }
+}
+
+/// The clap definitions of a run and of `compare`, for the man page and
+/// the completion scripts ([`crate::generate`]).
+pub fn definitions() -> (clap::Command, clap::Command) {
+    use clap::CommandFactory;
+    (Args::command(), CompareArgs::command())
 }
 
 /// Parses the command line of a run (`args` includes the program name).
@@ -242,7 +312,11 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let a = Args::try_parse_from(args)?;
+    Ok(config(Args::try_parse_from(args)?))
+}
+
+/// The plain [`Config`] of parsed arguments.
+fn config(a: Args) -> Config {
     let sections: Vec<Section> = match (a.only.map(|l| l.0), a.skip.map(|l| l.0)) {
         (Some(only), _) => Section::ALL
             .into_iter()
@@ -255,7 +329,7 @@ where
         (None, None) => Section::ALL.to_vec(),
     };
     let dry_run = a.dry_run || (a.sysroot.is_some() && !a.fake_figures);
-    Ok(Config {
+    Config {
         loop_delay: Duration::from_secs_f64(a.loop_delay.unwrap_or(DEFAULT_DELAY_S)),
         dir: a.dir.unwrap_or_else(|| PathBuf::from(".")),
         sections,
@@ -272,7 +346,7 @@ where
             .unwrap_or_else(|| BlockSize::ALL.to_vec()),
         text_out: a.text_out,
         fake_figures: a.fake_figures,
-    })
+    }
 }
 
 /// A loop delay: a plain decimal number of seconds (`30`, `0.5`), within
@@ -407,6 +481,16 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
     Ok(bytes)
 }
 
+/// A `--generate` kind: `man`, `complete-bash`, `complete-zsh`, `complete-fish`.
+fn parse_generate(s: &str) -> Result<Generate, String> {
+    Generate::from_name(s).ok_or_else(|| {
+        format!(
+            "unknown kind '{s}' (known: {})",
+            Generate::ALL.map(Generate::name).join(", ")
+        )
+    })
+}
+
 /// A comma-separated list of job counts (1 to 256).
 fn parse_jobs(s: &str) -> Result<JobList, String> {
     s.split(',')
@@ -450,6 +534,21 @@ mod tests {
         assert!(matches!(
             parse_command(["quickbench", "compare", "--help"]),
             Err(Usage::Info(_))
+        ));
+        match parse_command(["quickbench", "compare", "--html", "p.html", "a", "b"]) {
+            Ok(Command::Compare(c)) => {
+                assert_eq!(c.html, Some(HtmlTo::File("p.html".into())));
+                assert_eq!(c.inputs, ["a", "b"]);
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse_command(["quickbench", "compare", "a", "b", "--html", "-"]) {
+            Ok(Command::Compare(c)) => assert_eq!(c.html, Some(HtmlTo::Stdout)),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            parse_command(["quickbench", "compare", "--json", "--html", "-", "a", "b"]),
+            Err(Usage::Bad(why)) if why.contains("--html a file name")
         ));
     }
 

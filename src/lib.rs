@@ -7,10 +7,14 @@
 
 pub mod blockdev;
 pub mod cli;
+pub mod clock;
 pub mod compare;
+pub mod conditions;
 pub mod cpu_loop;
 pub mod dd_io;
+pub mod end;
 pub mod fsclass;
+pub mod generate;
 pub mod membw;
 pub mod model;
 pub mod plan;
@@ -19,8 +23,11 @@ pub mod report;
 pub mod run;
 pub mod samples;
 pub mod signals;
+pub mod sink;
+pub mod stats;
 pub mod sysinfo;
 pub mod sysroot;
+pub mod textutil;
 pub mod units;
 
 pub use sysroot::Sysroot;

@@ -5,16 +5,18 @@
 //! sections in order, and maps the outcome to an exit status. Measuring is
 //! in [`quickbench::run`], text and JSON in [`quickbench::report`].
 
-use std::io;
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use quickbench::cli::{self, Command, Config, Usage};
+use quickbench::compare::{self, CompareConfig, HtmlTo, Style};
 use quickbench::progress::Progress;
 use quickbench::report::json::JsonSink;
 use quickbench::report::text::TextSink;
 use quickbench::report::{self, Console, FileOut};
-use quickbench::run::{self, Output, Run, Stop};
+use quickbench::run::{self, Run, Stop};
 use quickbench::signals;
+use quickbench::sink::Output;
 
 /// Exit status when stdout was closed early: 128 + SIGPIPE, as a shell
 /// reports a program killed by SIGPIPE, but quietly.
@@ -23,7 +25,8 @@ const EXIT_BROKEN_PIPE: u8 = 141;
 fn main() -> ExitCode {
     let cfg = match cli::parse_command(std::env::args_os()) {
         Ok(Command::Run(c)) => c,
-        Ok(Command::Compare(c)) => return ExitCode::from(quickbench::compare::main(&c)),
+        Ok(Command::Compare(c)) => return compare(&c),
+        Ok(Command::Generate(kind)) => return quickbench::generate::main(kind),
         Err(u) => return usage(u),
     };
     signals::install();
@@ -86,6 +89,59 @@ fn outputs<'p>(
         )));
     }
     Ok(out)
+}
+
+/// `quickbench compare`: the comparison on stdout, and the HTML page where
+/// `--html` says; exit 0, 2 when an input cannot be read, 1 when the page
+/// or stdout cannot be written, 141 when stdout was closed early.
+fn compare(cfg: &CompareConfig) -> ExitCode {
+    let inputs = match compare::load(&cfg.inputs) {
+        Ok(i) => i,
+        Err(e) => {
+            report::stderr_line(&format!("{e}"));
+            return ExitCode::from(2);
+        }
+    };
+    let c = compare::compare(&inputs);
+    if let Some(HtmlTo::File(path)) = &cfg.html {
+        if let Err(e) = std::fs::write(path, compare::html(&c)) {
+            report::stderr_line(&format!(
+                "{}: cannot write the HTML page: {e} (give --html a writable file, or --html - for stdout)",
+                path.display()
+            ));
+            return ExitCode::from(1);
+        }
+    }
+    let text = if cfg.html == Some(HtmlTo::Stdout) {
+        compare::html(&c)
+    } else if cfg.json {
+        compare::render_json(&c)
+    } else {
+        compare::render_text(&c, &stdout_style(), cfg.table)
+    };
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(EXIT_BROKEN_PIPE),
+        Err(e) => {
+            report::stderr_line(&format!("writing the comparison to stdout: {e}"));
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// The comparison's style on stdout: whether it is a terminal, `NO_COLOR`,
+/// `COLUMNS`, the terminal's width.
+fn stdout_style() -> Style {
+    let fd = libc::STDOUT_FILENO;
+    Style::new(
+        quickbench::progress::is_tty(fd),
+        std::env::var_os("NO_COLOR")
+            .map(|v| v.to_string_lossy().into_owned())
+            .as_deref(),
+        std::env::var("COLUMNS").ok().as_deref(),
+        quickbench::progress::terminal_width(fd),
+    )
 }
 
 /// Help and version go to stdout (exit 0); bad usage is one line on

@@ -1,62 +1,40 @@
 //! The `[ Plan ]` of `--dry-run`: what a full run would hammer and for how
-//! long, computed without writing or measuring anything.
+//! long, computed without writing or measuring anything. It reads a
+//! [`PlanInput`] (not the command line) and returns the model's [`Plan`].
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::blockdev::{Target, TargetKind};
-use crate::cli::{Config, Section};
-
 use crate::dd_io::region::{file_size_bound, SizeRefusal};
+use crate::model::{BlockSize, Plan, Section};
 
-/// What a full run would do.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct Plan {
+/// What the plan needs of the run asked for, and nothing else: the
+/// caller fills it from its configuration (the command line's, in
+/// `quickbench`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanInput {
     /// The benchmark directory, as given.
-    pub dir: String,
-    /// Its mount point, filesystem type and source, when resolved.
-    pub mount_point: Option<String>,
-    /// Filesystem type (`ext4`).
-    pub fs_type: Option<String>,
-    /// Mount source (`/dev/vda`).
-    pub source: Option<String>,
-    /// The name used in the bandwidth titles.
-    pub devices_display: Option<String>,
-    /// Bytes available to an unprivileged user at plan time.
-    pub free_bytes: Option<u64>,
-    /// Upper bound of the temporary file in bytes (`--max-size` and half the
-    /// free space); `None` when the free space is unknown.
-    pub file_bytes_max: Option<u64>,
-    /// Why the storage bandwidth sections would be skipped, if they would.
-    pub skip_reason: Option<String>,
-    /// Whether O_DIRECT is expected to work, in words.
-    pub direct_io: String,
-    /// Estimated wall time of the full report for this loop delay.
-    pub estimated_run_s: f64,
-    /// Number of timed steps that make up the estimate.
-    pub timed_steps: u32,
-    /// Memory the `-x` DRAM test would use (three arrays), bytes.
-    pub dram_bytes: Option<u64>,
-    /// What the device names do not show (partition of which disk, dm
-    /// name, md level, loop backing file, overlay upper directory).
-    #[serde(default)]
-    pub notes: Vec<String>,
-    /// When the figures may come from a cache rather than the device
-    /// (FUSE, a network filesystem, ext4 `data=journal`, memory), why.
-    #[serde(default)]
-    pub cache_caveat: Option<String>,
-    /// True when the cgroup's memory headroom bounds the DRAM arrays.
-    #[serde(default)]
-    pub dram_bounded_by_cgroup: bool,
-    /// The `--max-size` in force, bytes.
-    #[serde(default)]
+    pub dir: PathBuf,
+    /// The sections selected, in report order.
+    pub sections: Vec<Section>,
+    /// `-x`: the extended sections too.
+    pub extended: bool,
+    /// How long each timed step runs.
+    pub loop_delay: Duration,
+    /// Block sizes of the storage bandwidth sections.
+    pub io_blocks: Vec<BlockSize>,
+    /// Job counts of the storage bandwidth lines.
+    pub io_jobs: Vec<u32>,
+    /// Upper bound of the temporary file, in bytes (`--max-size`).
     pub max_size_bytes: u64,
-    /// Number of storage bandwidth lines the run would have.
-    #[serde(default)]
-    pub io_lines: u32,
-    /// The rest before each storage line, seconds.
-    #[serde(default)]
-    pub io_rest_s: f64,
+}
+
+impl PlanInput {
+    /// True when `s` is selected.
+    pub fn runs(&self, s: Section) -> bool {
+        self.sections.contains(&s)
+    }
 }
 
 /// Bytes available to an unprivileged user on the filesystem of `dir`.
@@ -101,7 +79,7 @@ pub fn kernel_at_least(release: &str, major: u32, minor: u32) -> bool {
 
 /// Number of timed steps of a full run with this configuration, and
 /// the estimated run time in seconds.
-pub fn estimate(cfg: &Config, cpu_steps: usize) -> (u32, f64) {
+pub fn estimate(cfg: &PlanInput, cpu_steps: usize) -> (u32, f64) {
     let mut steps = 0u32;
     if cfg.runs(Section::Cpu) {
         steps += cpu_steps as u32;
@@ -122,7 +100,7 @@ pub fn estimate(cfg: &Config, cpu_steps: usize) -> (u32, f64) {
 
 /// Number of storage bandwidth lines: 4k and 1M, writes then reads, each
 /// with every job count.
-fn io_lines(cfg: &Config) -> u32 {
+fn io_lines(cfg: &PlanInput) -> u32 {
     if cfg.runs(Section::Io) {
         cfg.io_blocks.len() as u32 * 2 * cfg.io_jobs.len() as u32
     } else {
@@ -134,19 +112,23 @@ fn delay_s(d: Duration) -> f64 {
     d.as_secs_f64()
 }
 
-/// Builds the plan; `target` is the resolved storage, when known.
+/// Builds the plan; `target` is the resolved storage, when known;
+/// `limits` the cgroup limits read at the start of the run; `dir` the
+/// benchmark directory as the report names it.
 pub fn build(
-    cfg: &Config,
+    cfg: &PlanInput,
     target: Option<&Target>,
     kernel_release: &str,
     cpu_steps: usize,
     sys: &crate::Sysroot,
+    limits: &crate::sysinfo::cgroup::CgroupLimits,
+    dir: &str,
 ) -> Plan {
     let live = sys.is_live();
     let free = if live { free_bytes(&cfg.dir) } else { None };
     let (timed_steps, estimated_run_s) = estimate(cfg, cpu_steps);
-    let dram =
-        (cfg.extended && cfg.runs(Section::Memory)).then(|| crate::membw::dram::plan_arrays(sys));
+    let dram = (cfg.extended && cfg.runs(Section::Memory))
+        .then(|| crate::membw::dram::plan_arrays(sys, limits));
     let dram_bytes = dram.as_ref().map(|p| 3 * p.array_bytes);
     let dram_bounded_by_cgroup = dram
         .as_ref()
@@ -178,12 +160,8 @@ pub fn build(
         Some(t) => direct_io_expectation(&t.fs_type, kernel_release),
         None => "unknown".into(),
     };
-    let dir = match std::fs::canonicalize(&cfg.dir) {
-        Ok(real) if live => real.display().to_string(),
-        _ => cfg.dir.display().to_string(),
-    };
     Plan {
-        dir,
+        dir: dir.to_string(),
         mount_point: target.map(|t| t.mount_point.clone()),
         fs_type: target.map(|t| t.fs_type.clone()),
         source: target.map(|t| t.source.clone()),
@@ -251,19 +229,38 @@ mod tests {
         assert_eq!(direct_io_expectation("ext4", "6.1"), "expected to work");
     }
 
+    /// The default run: every section, 4k and 1M, 1, 4 and 16 jobs.
+    fn input(delay_s: f64, sections: &[Section]) -> PlanInput {
+        PlanInput {
+            dir: ".".into(),
+            sections: sections.to_vec(),
+            extended: false,
+            loop_delay: Duration::from_secs_f64(delay_s),
+            io_blocks: BlockSize::ALL.to_vec(),
+            io_jobs: vec![1, 4, 16],
+            max_size_bytes: 4 << 30,
+        }
+    }
+
     #[test]
     fn estimate_counts_every_timed_step() {
-        let cfg = crate::cli::parse(["quickbench", "30"]).unwrap();
+        let cfg = input(30.0, &Section::ALL);
         // 15 steps of 30 s, and 12 I/O lines each after a 0.2 s rest
         let (steps, s) = estimate(&cfg, 2);
         assert_eq!(steps, 2 + 1 + 12);
         assert!((s - (450.0 + 12.0 * 0.2)).abs() < 1e-9, "{s}");
-        let cfg = crate::cli::parse(["quickbench", "1", "--only", "io"]).unwrap();
+        let cfg = input(1.0, &[Section::Io]);
         let (steps, s) = estimate(&cfg, 2);
         assert_eq!(steps, 12);
         assert!((s - (12.0 + 12.0 * 0.2)).abs() < 1e-9, "{s}");
-        let cfg = crate::cli::parse(["quickbench", "1", "--only", "cpu"]).unwrap();
+        let cfg = input(1.0, &[Section::Cpu]);
         assert_eq!(estimate(&cfg, 2), (2, 2.0));
+        // -x adds the SMT probe (one step) and the DRAM runs (two).
+        let cfg = PlanInput {
+            extended: true,
+            ..input(1.0, &Section::ALL)
+        };
+        assert_eq!(estimate(&cfg, 2).0, 2 + 1 + 12 + 1 + 2);
     }
 
     #[test]

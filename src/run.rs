@@ -12,18 +12,23 @@ use std::time::Duration;
 
 use crate::blockdev::{self, Target};
 use crate::cli::{Config, Section};
+use crate::conditions::io::{other_io, OurIo};
+use crate::conditions::{
+    mark, reach, Conditions, CpuConditions, LineConditions, Mark, Sampler, Step,
+};
 use crate::cpu_loop::smt::{SmtPlan, SmtProbe};
 use crate::cpu_loop::{self, LoopStep};
 use crate::dd_io::{self, Advisory, Direction, IoConfig, IoSkip, LineResult};
+use crate::end::End;
 use crate::membw::dram::{self, DramBandwidth, DramRun};
 use crate::membw::{self, DdBandwidth};
-use crate::model::{BlockSize, CpuInfo, Extended, IoSetup, Memory, Report};
-use crate::report::text::Item;
+use crate::model::{
+    BlockSize, CpuInfo, CpuStep, Extended, IoLine, IoSetup, Memory, MemoryStep, Report,
+};
 use crate::report::Console;
 use crate::samples::{self, Samples};
+use crate::sink::{Item, Output};
 use crate::sysinfo::cgroup::{self, CgroupLimits};
-use crate::sysinfo::load::{self, LoadSampler, Mark, OurIo};
-use crate::sysinfo::procstat;
 use crate::{plan, signals, sysinfo, Sysroot};
 
 /// Why the run stopped early.
@@ -47,46 +52,22 @@ impl From<io::Error> for Stop {
     }
 }
 
-/// Where the report goes: the text renderer streams each item, the JSON
-/// renderer writes the whole document at the end.
-pub trait Output {
-    /// `item` of `report` is known.
-    fn item(&mut self, report: &Report, item: Item) -> io::Result<()>;
-    /// The run is over (completely or not).
-    fn finish(&mut self, report: &Report) -> io::Result<()>;
-}
-
-/// Several outputs at once (`--json` with `--text-out`).
-impl Output for Vec<Box<dyn Output + '_>> {
-    fn item(&mut self, report: &Report, item: Item) -> io::Result<()> {
-        self.iter_mut().try_for_each(|o| o.item(report, item))
-    }
-
-    fn finish(&mut self, report: &Report) -> io::Result<()> {
-        self.iter_mut().try_for_each(|o| o.finish(report))
-    }
-}
-
 /// Everything that measures. Each method returns plain data.
 pub trait Measure {
-    /// One CPU loop step of `jobs` jobs.
-    fn cpu_step(&self, sys: &Sysroot, jobs: u32, delay: Duration) -> LoopStep;
+    /// One CPU loop step of `jobs` jobs; `poll` is called every 10 ms or
+    /// so while it runs (the step's sampler reads the CPUs' clock).
+    fn cpu_step(&self, jobs: u32, delay: Duration, poll: &dyn Fn()) -> LoopStep;
     /// The dd-like memory bandwidth.
     fn memory_bandwidth(&self, sys: &Sysroot, delay: Duration) -> anyhow::Result<DdBandwidth>;
     /// Opens the storage workspace, or says why the sections cannot run.
     fn open_storage(&self, cfg: &IoConfig) -> Result<Box<dyn Storage>, IoSkip>;
     /// The SMT probe of `-x`.
     fn smt_probe(&self, sys: &Sysroot, delay: Duration) -> SmtProbe;
-    /// The DRAM bandwidth of `-x`.
-    fn dram(&self, sys: &Sysroot, delay: Duration) -> DramBandwidth;
+    /// The DRAM bandwidth of `-x`, its arrays within the cgroup `limits`.
+    fn dram(&self, sys: &Sysroot, limits: &CgroupLimits, delay: Duration) -> DramBandwidth;
     /// Starts sampling what else the host did during a step (other
     /// processes, steal, cgroup throttling), if it can be read.
-    fn load_sampler(
-        &self,
-        sys: &Sysroot,
-        cpus: &[u32],
-        limits: &CgroupLimits,
-    ) -> Option<LoadSampler>;
+    fn load_sampler(&self, sys: &Sysroot, cpus: &[u32], limits: &CgroupLimits) -> Option<Sampler>;
 }
 
 /// An open storage workspace.
@@ -116,20 +97,11 @@ pub fn measure_for(cfg: &Config) -> Box<dyn Measure> {
 pub struct Live;
 
 impl Measure for Live {
-    /// Steal time and clock are sampled around and during the step, when
-    /// /proc/stat is readable.
-    fn cpu_step(&self, sys: &Sysroot, jobs: u32, delay: Duration) -> LoopStep {
-        match procstat::Sampler::start(sys) {
-            Ok(sampler) => {
-                let mut step = cpu_loop::run_step(jobs, delay, &|| {
-                    sampler.poll();
-                    signals::stop_requested()
-                });
-                step.conditions = sampler.finish().ok();
-                step
-            }
-            Err(_) => cpu_loop::run_step(jobs, delay, &signals::stop_requested),
-        }
+    fn cpu_step(&self, jobs: u32, delay: Duration, poll: &dyn Fn()) -> LoopStep {
+        cpu_loop::run_step(jobs, delay, &|| {
+            poll();
+            signals::stop_requested()
+        })
     }
 
     fn memory_bandwidth(&self, sys: &Sysroot, delay: Duration) -> anyhow::Result<DdBandwidth> {
@@ -144,17 +116,12 @@ impl Measure for Live {
         cpu_loop::smt::probe(sys, delay, &signals::stop_requested)
     }
 
-    fn dram(&self, sys: &Sysroot, delay: Duration) -> DramBandwidth {
-        dram::measure(sys, delay, &signals::stop_requested)
+    fn dram(&self, sys: &Sysroot, limits: &CgroupLimits, delay: Duration) -> DramBandwidth {
+        dram::measure(sys, limits, delay, &signals::stop_requested)
     }
 
-    fn load_sampler(
-        &self,
-        sys: &Sysroot,
-        cpus: &[u32],
-        limits: &CgroupLimits,
-    ) -> Option<LoadSampler> {
-        LoadSampler::start(sys, cpus, limits).ok()
+    fn load_sampler(&self, sys: &Sysroot, cpus: &[u32], limits: &CgroupLimits) -> Option<Sampler> {
+        Sampler::start(sys, cpus, limits).ok()
     }
 }
 
@@ -198,7 +165,7 @@ fn stand_in_samples(figure: f64, delay: Duration) -> Samples {
 }
 
 impl Measure for StandIn {
-    fn cpu_step(&self, _: &Sysroot, jobs: u32, delay: Duration) -> LoopStep {
+    fn cpu_step(&self, jobs: u32, delay: Duration, _: &dyn Fn()) -> LoopStep {
         let each = 400_000_000.0 - 1_000.0 * f64::from(jobs);
         LoopStep {
             jobs,
@@ -206,10 +173,7 @@ impl Measure for StandIn {
             loops_per_s_mean: each,
             elapsed_ns: delay.as_nanos() as u64,
             samples: stand_in_samples(each, delay),
-            cut_short: false,
-            conditions: None,
-            load: None,
-            marks: Vec::new(),
+            end: End::Complete,
         }
     }
 
@@ -219,9 +183,7 @@ impl Measure for StandIn {
             bytes: 30_900_000_000,
             elapsed_ns: 1_000_000_001,
             samples: stand_in_samples(30_900_000_000.0 / 1.000_000_001, delay),
-            cut_short: false,
-            load: None,
-            marks: Vec::new(),
+            end: End::Complete,
         })
     }
 
@@ -252,7 +214,7 @@ impl Measure for StandIn {
         }
     }
 
-    fn dram(&self, _: &Sysroot, delay: Duration) -> DramBandwidth {
+    fn dram(&self, _: &Sysroot, _: &CgroupLimits, delay: Duration) -> DramBandwidth {
         let plan = dram::plan_arrays_for(Some(32 << 20), Some(16 << 20));
         let run = |threads: u32| DramRun {
             threads,
@@ -288,7 +250,7 @@ impl Measure for StandIn {
     }
 
     /// Nothing is sampled: the stand-in's figures are never distorted.
-    fn load_sampler(&self, _: &Sysroot, _: &[u32], _: &CgroupLimits) -> Option<LoadSampler> {
+    fn load_sampler(&self, _: &Sysroot, _: &[u32], _: &CgroupLimits) -> Option<Sampler> {
         None
     }
 }
@@ -389,12 +351,13 @@ impl<'a> Run<'a> {
         let sys = cfg.sysroot.clone().map(Sysroot::new).unwrap_or_default();
         let uname = sysinfo::uname(&sys);
         let mut report = Report::new(uname.line(), uname.nodename.clone());
-        report.timestamp_utc = Some(crate::report::json::now_utc());
+        report.timestamp_utc = Some(crate::report::json::rfc3339_utc(crate::clock::unix_now_s()));
         report.loop_delay_s = Some(cfg.loop_delay.as_secs_f64());
         report.sections = cfg.sections.clone();
         // Live, the directory as the kernel resolves it (`.` says little in
-        // a report read elsewhere); in a dump, as given.
-        let dir = match std::fs::canonicalize(&cfg.dir) {
+        // a report read elsewhere); in a dump, as given. The plan names it
+        // from the report.
+        let dir = match blockdev::real_dir(&sys, &cfg.dir) {
             Ok(real) if sys.is_live() => real,
             _ => cfg.dir.clone(),
         };
@@ -423,7 +386,7 @@ impl<'a> Run<'a> {
         let steps_left = if cfg.dry_run {
             0
         } else {
-            plan::estimate(cfg, cpu_jobs(&sys).len()).0
+            plan::estimate(&plan_input(cfg), cpu_jobs(&sys).len()).0
         };
         let limits = cgroup::read_limits(&sys);
         let cpus = crate::cpu_loop::smt::usable_cpu_list(&sys);
@@ -482,7 +445,7 @@ impl<'a> Run<'a> {
     }
 
     /// Starts sampling the host's load around a step.
-    fn sample(&self) -> Option<LoadSampler> {
+    fn sample(&self) -> Option<Sampler> {
         self.measure
             .load_sampler(&self.sys, &self.cpus, &self.limits)
     }
@@ -493,14 +456,7 @@ impl<'a> Run<'a> {
             return;
         }
         self.marks_explained = true;
-        self.console.warn(
-            "a mark after a figure says what distorted it: busy (other processes used the CPUs \
-             the step needed; a lower figure on a busy step is not a sign of SMT), steal (the \
-             hypervisor took CPU time), throttled (the cgroup CPU quota stopped the jobs), other \
-             I/O (the device served I/O that was not ours), cached (the device saw much less \
-             than was moved: a cache served the figure). Stop the other workload and rerun, or \
-             compare only unmarked figures",
-        );
+        self.console.warn(&mark::explanation());
     }
 
     /// The header.
@@ -538,15 +494,21 @@ impl<'a> Run<'a> {
         self.emit(Item::CpuLoopTitle)?;
         for jobs in cpu_jobs(&self.sys) {
             self.progress("CPU loop", &format!("{jobs} // jobs"), 1);
-            let sampler = self.sample();
-            let mut step = self.measure.cpu_step(&self.sys, jobs, self.cfg.loop_delay);
-            if let Some(s) = sampler {
-                let l = s.finish(f64::from(jobs));
-                step.marks = l.marks();
-                step.load = Some(l);
-            }
-            self.explain(&step.marks.clone());
-            self.after_step("CPU loop step", step.cut_short)?;
+            // One sampler: the load the marks judge and the clock of -x.
+            let sampler = self.sample().map(Sampler::with_clock);
+            let poll = || sampler.iter().for_each(Sampler::poll);
+            let figure = self.measure.cpu_step(jobs, self.cfg.loop_delay, &poll);
+            let sample = sampler.map(|s| s.finish(f64::from(jobs)));
+            let step = CpuStep {
+                figure,
+                marks: mark::marks(Step::Cpu, sample.as_ref().map(|s| &s.load), None),
+                conditions: CpuConditions {
+                    clock: sample.as_ref().and_then(|s| s.clock),
+                    load: sample.map(|s| s.load),
+                },
+            };
+            self.explain(&step.marks);
+            self.after_step("CPU loop step", step.end.interrupted())?;
             self.report.cpu_loop.push(step);
             self.emit(Item::CpuStep(self.report.cpu_loop.len() - 1))?;
         }
@@ -582,14 +544,15 @@ impl<'a> Run<'a> {
             .measure
             .memory_bandwidth(&self.sys, self.cfg.loop_delay)
         {
-            Ok(mut bw) => {
-                if let Some(s) = sampler {
-                    let l = s.finish(1.0);
-                    bw.marks = l.marks();
-                    bw.load = Some(l);
-                }
-                self.explain(&bw.marks.clone());
-                self.after_step("memory bandwidth", bw.cut_short)?;
+            Ok(figure) => {
+                let load = sampler.map(|s| s.finish(1.0).load);
+                let bw = MemoryStep {
+                    figure,
+                    marks: mark::marks(Step::Memory, load.as_ref(), None),
+                    conditions: Conditions { load },
+                };
+                self.explain(&bw.marks);
+                self.after_step("memory bandwidth", bw.end.interrupted())?;
                 if let Some(m) = &mut self.report.memory {
                     m.dd_bandwidth = Some(bw);
                 }
@@ -706,38 +669,30 @@ impl<'a> Run<'a> {
                         1,
                     );
                     let sampler = self.sample();
-                    let mut line = ws.run_line(bs, dir, jobs, self.cfg.loop_delay);
+                    let figure = ws.run_line(bs, dir, jobs, self.cfg.loop_delay);
                     let needed = f64::from(jobs.min(self.cpus.len().max(1) as u32));
-                    let mut l = sampler.map(|s| s.finish(needed)).unwrap_or_default();
-                    let deltas: Vec<(String, dd_io::DeviceStatDelta)> = line
+                    let mut load = sampler.map(|s| s.finish(needed).load).unwrap_or_default();
+                    let deltas: Vec<(String, crate::blockdev::BlockStat)> = figure
                         .device_deltas
                         .iter()
                         .map(|d| (d.device.clone(), d.delta))
                         .collect();
-                    l.io = load::other_io(&OurIo::of_line(&line), &deltas);
-                    // No busy or steal mark on a storage line: its own I/O
-                    // makes both. It runs partly in kernel threads (the loop
-                    // worker, dm-crypt, the block layer's workers), which
-                    // /proc/stat counts as other processes, and on a VM the
-                    // host's threads serving our virtio I/O take the vCPUs'
-                    // cores (6-8 % steal on quiet 4k lines with 4 and 16 jobs
-                    // on a 2-vCPU guest). The figures are kept; other I/O,
-                    // throttling and caches are marked.
-                    line.marks = l
-                        .marks()
-                        .into_iter()
-                        .filter(|m| !matches!(m, Mark::Busy { .. } | Mark::Steal { .. }))
-                        .collect();
-                    if let Some(layout) = &layout {
-                        let reach = dd_io::reach::judge_line(&line, layout);
-                        line.marks.extend(reach.mark());
-                        line.reach = Some(reach);
-                    }
-                    line.load = Some(l);
-                    self.explain(&line.marks.clone());
-                    if let Some(e) = &line.error {
-                        let hint = match line.error_errno {
-                            Some(_) => format!("; {}", dd_io::errno_hint(line.error_errno)),
+                    load.io = other_io(&OurIo::of_line(&figure), &deltas);
+                    let reach = layout
+                        .as_ref()
+                        .map(|layout| reach::judge_line(&figure, layout));
+                    let line = IoLine {
+                        marks: mark::marks(Step::Storage, Some(&load), reach.as_ref()),
+                        conditions: LineConditions {
+                            load: Some(load),
+                            reach,
+                        },
+                        figure,
+                    };
+                    self.explain(&line.marks);
+                    if let Some(e) = line.end.error() {
+                        let hint = match line.end.errno() {
+                            Some(errno) => format!("; {}", dd_io::errno_hint(Some(errno))),
                             None => String::new(),
                         };
                         self.console.warn(&format!(
@@ -746,7 +701,7 @@ impl<'a> Run<'a> {
                         ));
                         errors += 1;
                     }
-                    self.after_step("storage bandwidth line", line.cut_short)?;
+                    self.after_step("storage bandwidth line", line.end.interrupted())?;
                     self.report.storage_bandwidth.push(line);
                     self.emit(Item::BandwidthLine(self.report.storage_bandwidth.len() - 1))?;
                 }
@@ -773,8 +728,8 @@ impl<'a> Run<'a> {
             let sampler = self.sample();
             let probe = self.measure.smt_probe(&self.sys, self.cfg.loop_delay);
             // Two jobs at a time, on two CPUs.
-            let load = sampler.map(|s| s.finish(2.0));
-            self.explain(&load.as_ref().map(|l| l.marks()).unwrap_or_default());
+            let load = sampler.map(|s| s.finish(2.0).load);
+            self.explain(&mark::marks(Step::Cpu, load.as_ref(), None));
             self.after_step("SMT probe", probe.cut_short)?;
             if let Some(x) = &mut self.report.extended {
                 x.smt_probe = Some(probe);
@@ -785,10 +740,12 @@ impl<'a> Run<'a> {
         if self.cfg.runs(Section::Memory) {
             self.progress("Extended: Memory", "DRAM copy and triad", 2);
             let sampler = self.sample();
-            let dram = self.measure.dram(&self.sys, self.cfg.loop_delay);
+            let dram = self
+                .measure
+                .dram(&self.sys, &self.limits, self.cfg.loop_delay);
             // The all-CPU run needs every CPU.
-            let load = sampler.map(|s| s.finish(self.cpus.len().max(1) as f64));
-            self.explain(&load.as_ref().map(|l| l.marks()).unwrap_or_default());
+            let load = sampler.map(|s| s.finish(self.cpus.len().max(1) as f64).load);
+            self.explain(&mark::marks(Step::Memory, load.as_ref(), None));
             let cut = dram.single.cut_short || dram.all.as_ref().is_some_and(|r| r.cut_short);
             self.after_step("DRAM bandwidth", cut)?;
             if let Some(x) = &mut self.report.extended {
@@ -823,11 +780,13 @@ impl<'a> Run<'a> {
         };
         let steps = cpu_jobs(&self.sys).len();
         self.report.plan = Some(plan::build(
-            self.cfg,
+            &plan_input(self.cfg),
             target.as_ref(),
             &self.release,
             steps,
             &self.sys,
+            &self.limits,
+            self.report.dir.as_deref().unwrap_or_default(),
         ));
         self.emit(Item::Plan)
     }
@@ -844,4 +803,50 @@ impl<'a> Run<'a> {
 /// Job counts of the CPU loop steps.
 fn cpu_jobs(sys: &Sysroot) -> Vec<u32> {
     cpu_loop::job_counts(sysinfo::usable_cpus(sys))
+}
+
+/// What the plan needs of the command line.
+fn plan_input(cfg: &Config) -> plan::PlanInput {
+    plan::PlanInput {
+        dir: cfg.dir.clone(),
+        sections: cfg.sections.clone(),
+        extended: cfg.extended,
+        loop_delay: cfg.loop_delay,
+        io_blocks: cfg.io_blocks.clone(),
+        io_jobs: cfg.io_jobs.clone(),
+        max_size_bytes: cfg.max_size_bytes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_plan_reads_what_the_command_line_asked() {
+        let cfg = crate::cli::parse([
+            "quickbench",
+            "2.5",
+            "-x",
+            "--dir",
+            "/srv",
+            "--only",
+            "cpu,io",
+            "--max-size",
+            "512M",
+        ])
+        .unwrap();
+        assert_eq!(
+            plan_input(&cfg),
+            plan::PlanInput {
+                dir: "/srv".into(),
+                sections: vec![Section::Cpu, Section::Io],
+                extended: true,
+                loop_delay: Duration::from_millis(2500),
+                io_blocks: vec![BlockSize::K4, BlockSize::M1],
+                io_jobs: vec![1, 4, 16],
+                max_size_bytes: 512 << 20,
+            }
+        );
+    }
 }

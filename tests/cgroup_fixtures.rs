@@ -145,3 +145,75 @@ fn without_a_cgroup_nothing_changes() {
     assert!(!text.contains("Limited"), "{text}");
     assert!(text.contains("Total    : 15921 MB\n"), "{text}");
 }
+
+/// stdout and stderr of the binary on a dump, with nothing else asked
+/// (`--sysroot` implies `--dry-run`).
+fn run_dump(root: &Path, args: &[&str]) -> (String, String) {
+    let out = Command::cargo_bin("quickbench")
+        .unwrap()
+        .arg("--sysroot")
+        .arg(root)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn a_dump_without_cgroup_files_says_nothing_about_cgroups() {
+    let d = tempfile::tempdir().unwrap();
+    host(d.path(), "", "");
+    // No /proc/self at all (util-linux's dumps record none).
+    fs::remove_dir_all(d.path().join("proc/self")).unwrap();
+    let (plan, err) = run_dump(d.path(), &["--only", "cpu,memory"]);
+    assert!(plan.contains("[ Plan ]"), "{plan}");
+    assert!(!err.contains("cgroup"), "{err}");
+    let (json, err) = run_dump(d.path(), &["--only", "cpu,memory", "--json"]);
+    assert!(!err.contains("cgroup"), "{err}");
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(json["limits"]["notes"], serde_json::json!([]));
+    assert_eq!(json["limits"]["version"], serde_json::Value::Null);
+    // Its mount table names a cgroup2 tree, but which cgroup the dumped
+    // process was in was not recorded.
+    w(
+        d.path(),
+        "proc/self/mountinfo",
+        "22 1 254:0 / / rw - ext4 /dev/vda rw\n30 22 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n",
+    );
+    let (plan, err) = run_dump(d.path(), &["--only", "cpu,memory"]);
+    assert!(!err.contains("cgroup"), "{err}");
+    assert!(!plan.contains("Limits"), "{plan}");
+}
+
+#[test]
+fn a_dumps_cpu_max_is_its_limit_in_the_plan_and_the_json() {
+    let d = tempfile::tempdir().unwrap();
+    host(
+        d.path(),
+        "22 1 254:0 / / rw - ext4 /dev/vda rw\n30 22 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n",
+        "0::/system.slice/db.service\n",
+    );
+    w(
+        d.path(),
+        "sys/fs/cgroup/system.slice/db.service/cpu.max",
+        "50000 100000\n",
+    );
+    let (plan, err) = run_dump(d.path(), &["--only", "cpu,memory"]);
+    assert!(!err.contains("cgroup"), "{err}");
+    assert!(
+        plan.contains("Limits    : 0.5 CPUs by the cgroup quota (cpu.max 50000 100000)\n"),
+        "{plan}"
+    );
+    let (json, _) = run_dump(d.path(), &["--only", "cpu,memory", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let q = &json["limits"]["cpu_quota"];
+    assert_eq!(q["quota_us"], 50_000);
+    assert_eq!(q["period_us"], 100_000);
+    assert_eq!(q["from_path"], "/system.slice/db.service");
+    assert_eq!(q["dir"], "/sys/fs/cgroup/system.slice/db.service");
+    assert_eq!(json["dry_run"], true);
+}

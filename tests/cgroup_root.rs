@@ -14,10 +14,10 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use quickbench::blockdev::parse_mountinfo;
+use quickbench::conditions::load::{clock_ticks_per_s, parse_self_stat_ticks, ticks_to_ns};
+use quickbench::conditions::mark::{self, THROTTLED_PERCENT};
+use quickbench::conditions::{Mark, Sampler, Step};
 use quickbench::sysinfo::cgroup::{parse_proc_cgroup, read_limits, Hierarchy, ThrottleSampler};
-use quickbench::sysinfo::load::{
-    clock_ticks_per_s, parse_self_stat_ticks, ticks_to_ns, LoadSampler, Mark, THROTTLED_PERCENT,
-};
 use quickbench::Sysroot;
 
 fn skip(why: &str) {
@@ -254,18 +254,19 @@ fn a_one_cpu_quota_read_from_inside_and_its_throttling() {
 
     let window = Duration::from_millis(1000);
     // Each window is sampled twice: by the ThrottleSampler alone, and by
-    // the LoadSampler a step would use (its marks).
+    // the Sampler a step would use (its marks).
     let measure = |pids: &[u32]| {
         let s = ThrottleSampler::start(&sys, &limits).expect("cpu.stat of the quota's cgroup");
-        let step = LoadSampler::start(&sys, &[], &limits).unwrap();
+        let step = Sampler::start(&sys, &[], &limits).unwrap();
         let u0 = children_cpu_ns(pids);
         let t0 = Instant::now();
         std::thread::sleep(window);
         let t = s.finish().unwrap();
-        let load = step.finish(pids.len() as f64);
+        let load = step.finish(pids.len() as f64).load;
         let el = t0.elapsed().as_nanos() as u64;
         let used = children_cpu_ns(pids).saturating_sub(u0);
-        let throttled = load.marks().into_iter().find_map(|m| match m {
+        let marks = mark::marks(Step::Cpu, Some(&load), None);
+        let throttled = marks.into_iter().find_map(|m| match m {
             Mark::Throttled { percent } => Some(percent),
             _ => None,
         });

@@ -4,67 +4,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn quickbench() -> Command {
-    Command::cargo_bin("quickbench").unwrap()
-}
-
-/// A small host for stand-in runs: 2 CPUs, one virtio disk holding /.
-fn write_host(root: &Path, hostname: &str) {
-    let w = |p: &str, c: &str| {
-        let p = root.join(p);
-        fs::create_dir_all(p.parent().unwrap()).unwrap();
-        fs::write(p, c).unwrap();
-    };
-    let mut cpuinfo = String::new();
-    for cpu in 0..2 {
-        cpuinfo.push_str(&format!(
-            "processor\t: {cpu}\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 1\n\
-             model name\t: AMD EPYC\nphysical id\t: 0\nsiblings\t: 2\ncore id\t\t: {cpu}\ncpu cores\t: 2\n\n"
-        ));
-    }
-    w("proc/cpuinfo", &cpuinfo);
-    w(
-        "proc/meminfo",
-        "MemTotal:       24683584 kB\nMemAvailable:   20000000 kB\n",
-    );
-    w("proc/sys/kernel/ostype", "Linux\n");
-    w("proc/sys/kernel/hostname", &format!("{hostname}\n"));
-    w("proc/sys/kernel/osrelease", "6.18.44\n");
-    w("proc/sys/kernel/version", "#1 SMP PREEMPT_DYNAMIC @0\n");
-    w("proc/sys/kernel/arch", "x86_64\n");
-    w(
-        "proc/self/mountinfo",
-        "22 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n",
-    );
-    for f in ["possible", "present", "online"] {
-        w(&format!("sys/devices/system/cpu/{f}"), "0-1\n");
-    }
-    w("sys/block/vda/size", "536870912\n");
-    w("sys/block/vda/dev", "254:0\n");
-    w("sys/class/block/vda/dev", "254:0\n");
-    w("sys/class/block/vda/size", "536870912\n");
-}
-
-/// A stand-in run of `host`: its text report and JSON document.
-fn stand_in(dir: &Path, host: &str) -> (PathBuf, PathBuf) {
-    let root = dir.join(format!("root-{host}"));
-    write_host(&root, host);
-    let txt = dir.join(format!("{host}.txt"));
-    let json = dir.join(format!("{host}.json"));
-    let out = quickbench()
-        .arg("--sysroot")
-        .arg(&root)
-        .args(["--fake-figures", "--dir", "/", "12", "--json", "--text-out"])
-        .arg(&txt)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    fs::write(&json, out.stdout).unwrap();
-    (txt, json)
-}
+mod common_reports;
+use common_reports::{quickbench, stand_in};
 
 fn compare_json(files: &[&Path]) -> Value {
     let out = quickbench()
@@ -397,4 +340,162 @@ fn stdin_is_one_of_the_inputs() {
     assert!(out.status.success(), "{out:?}");
     let c: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(c["reports"][0]["file"], "-");
+}
+
+#[test]
+fn a_closed_stdout_exits_141_quietly() {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let d = tempfile::tempdir().unwrap();
+    let (txt, json) = stand_in(d.path(), "vm");
+    // stdout is a pipe whose reading end is already closed, as after
+    // `quickbench compare a b | head -1` once head has gone: the first
+    // write fails with EPIPE, whatever the timing.
+    let mut fds = [0; 2];
+    // SAFETY: pipe() fills two new descriptors, each owned once below.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    drop(read);
+    for json_flag in [false, true] {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_quickbench"));
+        c.arg("compare");
+        if json_flag {
+            c.arg("--json");
+        }
+        let out = c
+            .arg(&txt)
+            .arg(&json)
+            .stdout(write.try_clone().unwrap())
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(141), "{err}");
+        assert!(err.is_empty(), "a closed stdout ends quietly: {err}");
+    }
+}
+
+/// No address of anything outside the page: no http(s) URL anywhere, and
+/// no `src`/`href` attribute at all (so none starting with `//`).
+fn assert_offline(page: &str) {
+    let lower = page.to_lowercase();
+    for bad in ["http://", "https://", "src=", "href=", "url(", "<script"] {
+        assert!(!lower.contains(bad), "{bad} in the page");
+    }
+    let attr = regex::Regex::new(r#"(?i)\b(src|href)\s*=\s*["']?//"#).unwrap();
+    assert!(!attr.is_match(page));
+}
+
+#[test]
+fn html_writes_the_fleet_page_and_the_text_still_goes_to_stdout() {
+    let d = tempfile::tempdir().unwrap();
+    let files = fleet(d.path());
+    let refs: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
+    let page_path = d.path().join("fleet.html");
+    let out = quickbench()
+        .args(["compare", "--html"])
+        .arg(&page_path)
+        .args(&refs)
+        .env("COLUMNS", "60")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        compare_text(&refs, &[("COLUMNS", "60")]),
+        "--html FILE leaves stdout as it was"
+    );
+    let page = fs::read_to_string(&page_path).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"), "{page}");
+    // one strip per key figure of the fleet table, in its order
+    let c = compare_json(&refs);
+    let columns: Vec<&str> = c["table"]["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    let strips: Vec<&str> = page
+        .split("<svg class=\"strip\" data-figure=\"")
+        .skip(1)
+        .map(|s| s.split('"').next().unwrap())
+        .collect();
+    assert_eq!(strips, columns);
+    assert_eq!(page.matches("<svg").count(), columns.len());
+    // every host is a dot on every strip
+    for host in ["n1", "n2", "n3", "n4", "n5"] {
+        let dots = page.matches(&format!("<title>{host}: ")).count();
+        assert_eq!(dots, columns.len(), "{host}");
+    }
+    // n4's 4k 1-job write is the outlier: named beside its dot, and listed
+    assert_eq!(page.matches("<circle class=\"dot out\"").count(), 1);
+    assert!(page.contains("<text class=\"oname\""));
+    let table = page
+        .split("<table class=\"outliers\">")
+        .nth(1)
+        .expect("an outlier table");
+    assert!(
+        table.contains("<tr><td class=\"host\">n4</td><td class=\"fig\">4k W 1j</td>"),
+        "{table}"
+    );
+    assert!(table.contains("50 % below the median"), "{table}");
+    assert_offline(&page);
+}
+
+#[test]
+fn html_dash_puts_two_reports_page_on_stdout_and_errors_name_the_file() {
+    let d = tempfile::tempdir().unwrap();
+    let (txt, json) = stand_in(d.path(), "vm");
+    let out = quickbench()
+        .args(["compare", "--html", "-"])
+        .arg(&txt)
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let page = String::from_utf8(out.stdout).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"), "{page}");
+    assert!(
+        !page.contains("Figures relative to A"),
+        "the page, not the text"
+    );
+    // a section per block of figures, a bar per figure (all ≈ here)
+    for section in ["CPU loop", "Memory", "Storage bandwidth - 4k blocks"] {
+        assert!(page.contains(&format!("<h3>{section}")), "{section}");
+    }
+    assert!(page.matches("<rect class=\"bar equal\"").count() > 30);
+    assert!(page.contains("\u{2248} x1.00"));
+    assert_offline(&page);
+
+    // a page that cannot be written: exit 1, the path and what to do
+    let bad = d.path().join("no-such-dir").join("page.html");
+    let out = quickbench()
+        .args(["compare", "--html"])
+        .arg(&bad)
+        .arg(&txt)
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&bad.display().to_string()), "{err}");
+    assert!(err.contains("give --html a writable file"), "{err}");
+    assert!(
+        out.stdout.is_empty(),
+        "nothing on stdout when the page failed"
+    );
+
+    // the page and the JSON cannot both have stdout
+    let out = quickbench()
+        .args(["compare", "--json", "--html", "-"])
+        .arg(&txt)
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--html a file name"));
+
+    let out = quickbench().args(["compare", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("--html FILE also writes"), "{help}");
+    assert!(help.contains("--html - puts the page on stdout"), "{help}");
 }

@@ -56,7 +56,7 @@ fn all_twelve_lines_run_and_leave_nothing_behind() {
             for dir in [Direction::Write, Direction::Read] {
                 for jobs in [1u32, 4, 16] {
                     let r = ws.run_line(bs, dir, jobs, Duration::from_millis(100), &cut);
-                    assert_eq!(r.error, None, "{r:?}");
+                    assert_eq!(r.end.error(), None, "{r:?}");
                     assert!(r.ios > 0 && r.bytes == r.ios * bs, "{r:?}");
                     assert!(r.elapsed_ns >= 100_000_000, "{r:?}");
                     assert!(r.lat_p50_us <= r.lat_p99_us && r.lat_p99_us <= r.lat_max_us);
@@ -96,7 +96,7 @@ fn reading_before_any_write_is_refused_not_faked() {
     let r = ws.run_line(4096, Direction::Read, 1, LINE, &AtomicBool::new(false));
     assert_eq!(r.ios, 0);
     assert!(
-        r.error.as_deref().unwrap_or("").contains("nothing written"),
+        r.end.error().unwrap_or("").contains("nothing written"),
         "{r:?}"
     );
 }
@@ -115,7 +115,7 @@ fn cut_flag_ends_the_line_early() {
         ws.run_line(4096, Direction::Write, 4, Duration::from_secs(20), &cut)
     });
     assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
-    assert!(r.cut_short && r.ios > 0, "{r:?}");
+    assert!(r.end.interrupted() && r.ios > 0, "{r:?}");
     assert!(quickbench::report::text::io_line(&r).ends_with("(interrupted)"));
     let secs = r.elapsed_ns as f64 / 1e9;
     assert!((r.iops - r.ios as f64 / secs).abs() < 1e-6);

@@ -153,7 +153,12 @@ fn small_loop_filesystem_runs_all_lines_and_is_left_as_found() {
             for dir in [Direction::Write, Direction::Read] {
                 for jobs in [1u32, 4, 16] {
                     let r = ws.run_line(bs, dir, jobs, Duration::from_millis(150), &cut);
-                    assert_eq!(r.error, None, "{}", quickbench::report::text::io_line(&r));
+                    assert_eq!(
+                        r.end.error(),
+                        None,
+                        "{}",
+                        quickbench::report::text::io_line(&r)
+                    );
                     assert!(r.ios > 0);
                     let d = r.device_stat_delta.expect("loop device stat");
                     // Every byte went to the device: reads found written
@@ -210,7 +215,7 @@ fn tmpfs_works_and_says_memory_is_measured() {
         let cut = AtomicBool::new(false);
         for dir in [Direction::Write, Direction::Read] {
             let r = ws.run_line(4096, dir, 4, Duration::from_millis(100), &cut);
-            assert_eq!(r.error, None);
+            assert_eq!(r.end.error(), None);
             assert!(r.memory_backed && r.ios > 0);
         }
     }
@@ -271,11 +276,11 @@ fn device_errors_end_the_line_marked_and_leave_nothing() {
         let cut = AtomicBool::new(false);
         let r = ws.run_line(1 << 20, Direction::Write, 1, Duration::from_secs(10), &cut);
         let line = quickbench::report::text::io_line(&r);
-        eprintln!("{line}\n{:?}", r.error);
-        assert!(r.error.is_some(), "{line} {r:?}");
+        eprintln!("{line}\n{:?}", r.end);
+        assert!(r.end.error().is_some(), "{line} {r:?}");
         assert!(
             matches!(
-                r.error_errno,
+                r.end.errno(),
                 Some(libc::EIO) | Some(libc::ENOSPC) | Some(libc::EROFS)
             ),
             "{r:?}"
@@ -290,7 +295,7 @@ fn device_errors_end_the_line_marked_and_leave_nothing() {
             Duration::from_millis(100),
             &cut,
         );
-        assert!(r.ios > 0 || r.error.is_some(), "{r:?}");
+        assert!(r.ios > 0 || r.end.error().is_some(), "{r:?}");
     }
     assert!(
         names(m.path()).iter().all(|p| p.ends_with("lost+found")),

@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 
 use quickbench::cpu_loop::smt::usable_cpu_list;
 use quickbench::membw::dram::{self, PassLimits, Stores};
+use quickbench::sysinfo::cgroup::CgroupLimits;
 use quickbench::Sysroot;
 
 const MIB: u64 = 1 << 20;
@@ -45,7 +46,7 @@ fn arrays_are_4x_the_llc_and_at_least_256_mib() {
         &[(2, "1024K"), (3, "32M")],
         Some("MemTotal: 67108864 kB\nMemAvailable: 60000000 kB\n"),
     );
-    let p = dram::plan_arrays(&Sysroot::new(d.path()));
+    let p = dram::plan_arrays(&Sysroot::new(d.path()), &CgroupLimits::default());
     assert_eq!(p.array_bytes, 256 * MIB);
     assert!(!p.capped);
     assert_eq!(p.note(), None);
@@ -58,7 +59,7 @@ fn arrays_are_4x_the_llc_and_at_least_256_mib() {
 fn this_vms_480_mib_l3_is_capped_by_a_quarter_of_mem_available() {
     // MemAvailable 22197140 kB: a quarter over 3 arrays = 1806 MiB < 1920.
     let d = caches(&THIS_VM, Some("MemAvailable:   22197140 kB\n"));
-    let p = dram::plan_arrays(&Sysroot::new(d.path()));
+    let p = dram::plan_arrays(&Sysroot::new(d.path()), &CgroupLimits::default());
     assert_eq!(p.wanted_array_bytes, 1920 * MIB);
     assert_eq!(p.array_bytes, 1806 * MIB);
     assert!(p.capped);

@@ -1,10 +1,12 @@
 //! Steal time and clock during a real CPU loop step, the way the report
-//! samples them: the sampler polled from the step's stop check.
+//! samples them: one sampler around the step, polled from its stop check.
 
 use std::time::Duration;
 
+use quickbench::conditions::Sampler;
 use quickbench::cpu_loop::run_step;
-use quickbench::sysinfo::procstat::{sample_during, MhzSource};
+use quickbench::sysinfo::cgroup::CgroupLimits;
+use quickbench::sysinfo::procstat::MhzSource;
 use quickbench::Sysroot;
 
 #[test]
@@ -13,15 +15,22 @@ fn a_step_sampled_from_its_stop_check() {
         eprintln!("skipped a_step_sampled_from_its_stop_check: no /proc/stat");
         return;
     }
-    let (step, c) = sample_during(&Sysroot::live(), |s| {
-        run_step(1, Duration::from_millis(700), &|| {
-            s.poll();
-            false
-        })
-    })
-    .unwrap();
-    assert!(!step.cut_short);
+    let s = Sampler::start(&Sysroot::live(), &[], &CgroupLimits::default())
+        .unwrap()
+        .with_clock();
+    let step = run_step(1, Duration::from_millis(700), &|| {
+        s.poll();
+        false
+    });
+    let sample = s.finish(1.0);
+    assert!(step.end.is_complete());
+    let c = sample.clock.expect("a clock sampler gives a clock");
     assert!((0.0..=100.0).contains(&c.steal_percent), "{c:?}");
+    assert_eq!(
+        Some(c.steal_percent),
+        sample.load.cpu.as_ref().map(|l| l.steal_percent),
+        "the clock's steal is the load's"
+    );
     match c.mhz_source {
         MhzSource::None => assert_eq!(c.mean_mhz, None),
         _ => {

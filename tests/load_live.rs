@@ -7,9 +7,9 @@ mod common_live;
 use common_live::{spinner_on, Kill};
 use std::time::Duration;
 
+use quickbench::conditions::{mark, Mark, Sampler, Step, StepLoad};
 use quickbench::cpu_loop::smt::usable_cpu_list;
 use quickbench::sysinfo::cgroup::CgroupLimits;
-use quickbench::sysinfo::load::{LoadSampler, Mark};
 use quickbench::Sysroot;
 
 fn busy_on(cpu: u32) -> Kill {
@@ -17,11 +17,11 @@ fn busy_on(cpu: u32) -> Kill {
 }
 
 /// One window of `ms` on `cpus` for a step that needs one CPU and sleeps.
-fn window(sys: &Sysroot, cpus: &[u32], ms: u64) -> quickbench::sysinfo::load::StepLoad {
-    let s = LoadSampler::start(sys, cpus, &CgroupLimits::default()).unwrap();
+fn window(sys: &Sysroot, cpus: &[u32], ms: u64) -> StepLoad {
+    let s = Sampler::start(sys, cpus, &CgroupLimits::default()).unwrap();
     // The "step" sleeps: whatever ran on the CPUs was someone else.
     std::thread::sleep(Duration::from_millis(ms));
-    s.finish(1.0)
+    s.finish(1.0).load
 }
 
 // One test, phases in sequence: a spinner of one phase must not run while
@@ -38,7 +38,7 @@ fn a_spinning_process_counts_on_its_cpu_only() {
         eprintln!("spinner on {}: {c:?}", cpus[0]);
         assert_eq!(c.cpus_counted, vec![cpus[0]]);
         assert!(c.others_cpu_percent > 60.0, "{c:?}");
-        let m = l.marks();
+        let m = mark::marks(Step::Cpu, Some(&l), None);
         assert!(
             m.iter().any(
                 |m| matches!(m, Mark::Busy { others_cpu_percent, .. } if *others_cpu_percent > 60.0)

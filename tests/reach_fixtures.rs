@@ -7,12 +7,13 @@ mod common_blockdev;
 use std::path::Path;
 
 use common_blockdev::*;
+use quickbench::blockdev::BlockStat;
 use quickbench::blockdev::{
     cache_caveat, check_layout, device_layout, fuse_backing, resolve_dir, BackingFrom, CacheCaveat,
     TargetKind,
 };
-use quickbench::dd_io::reach::{judge, Verdict};
-use quickbench::dd_io::{DeviceDelta, DeviceStatDelta, Direction};
+use quickbench::conditions::reach::{judge, Verdict};
+use quickbench::dd_io::{DeviceDelta, Direction};
 
 fn names(v: &[quickbench::blockdev::LayoutLeaf]) -> Vec<(&str, Option<&str>, f64)> {
     v.iter()
@@ -29,7 +30,7 @@ fn names(v: &[quickbench::blockdev::LayoutLeaf]) -> Vec<(&str, Option<&str>, f64
 fn writes(dev: &str, bytes: u64) -> DeviceDelta {
     DeviceDelta {
         device: dev.into(),
-        delta: DeviceStatDelta {
+        delta: BlockStat {
             read_ios: 0,
             read_merges: 0,
             read_sectors: 0,

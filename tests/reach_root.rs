@@ -12,7 +12,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use quickbench::blockdev::{check_layout, daemon_dirs, fuse_backing, resolve_dir, BackingFrom};
-use quickbench::dd_io::reach::{judge_line, Reach, Verdict};
+use quickbench::conditions::reach::{judge_line, Reach, Verdict};
 use quickbench::dd_io::{self, Direction, IoConfig, LineResult};
 use quickbench::Sysroot;
 
@@ -159,7 +159,12 @@ fn lines(dir: &Path, leaves: &[String]) -> Vec<(LineResult, Reach, String)> {
     for (bs, jobs) in [(4096u64, 4u32), (1 << 20, 1)] {
         for d in [Direction::Write, Direction::Read] {
             let r = ws.run_line(bs, d, jobs, Duration::from_millis(300), &cut);
-            assert_eq!(r.error, None, "{}", quickbench::report::text::io_line(&r));
+            assert_eq!(
+                r.end.error(),
+                None,
+                "{}",
+                quickbench::report::text::io_line(&r)
+            );
             assert_eq!(r.device_deltas.len(), leaves.len(), "{r:?}");
             assert_eq!(
                 r.device_stat_delta

@@ -3,15 +3,16 @@
 //! generated models (a fixed-seed generator, so a failure repeats).
 
 use quickbench::blockdev::DiskRow;
+use quickbench::conditions::{Mark, MarkKind, Measured};
 use quickbench::cpu_loop::LoopStep;
 use quickbench::dd_io::{Direction, LineResult};
+use quickbench::end::End;
 use quickbench::membw::DdBandwidth;
 use quickbench::model::{
     BlockSize, CpuInfo, CpuInfoLine, IoSetup, Memory, RawSection, Report, Section, Stack, StackNode,
 };
 use quickbench::report::read::read_text;
 use quickbench::report::text::render;
-use quickbench::sysinfo::load::Mark;
 
 /// xorshift64*: small, deterministic.
 struct Rng(u64);
@@ -136,29 +137,34 @@ fn model(rng: &mut Rng) -> Report {
     if rng.coin() {
         r.sections.push(Section::Cpu);
         for i in 0..rng.below(6) {
-            r.cpu_loop.push(LoopStep {
+            let figure = LoopStep {
                 jobs: 1 << i,
                 loops_per_s_each: Vec::new(),
                 loops_per_s_mean: rng.below(9_999_999_999) as f64,
                 elapsed_ns: 0,
                 samples: Default::default(),
-                cut_short: rng.below(5) == 0,
-                conditions: None,
-                load: None,
+                end: End::cut_if(rng.below(5) == 0),
+            };
+            r.cpu_loop.push(Measured {
                 marks: marks(rng),
+                ..Measured::plain(figure)
             });
         }
     }
     if rng.coin() {
         r.sections.push(Section::Memory);
         let total = rng.coin().then(|| rng.below(1 << 40) << 10);
-        let bw = rng.coin().then(|| DdBandwidth {
-            bytes: rng.below(1 << 45),
-            elapsed_ns: 1 + rng.below(60_000_000_000),
-            samples: Default::default(),
-            cut_short: rng.coin(),
-            load: None,
-            marks: marks(rng),
+        let bw = rng.coin().then(|| {
+            let figure = DdBandwidth {
+                bytes: rng.below(1 << 45),
+                elapsed_ns: 1 + rng.below(60_000_000_000),
+                samples: Default::default(),
+                end: End::cut_if(rng.coin()),
+            };
+            Measured {
+                marks: marks(rng),
+                ..Measured::plain(figure)
+            }
         });
         if total.is_none() || (bw.is_none() && rng.coin()) {
             r.failed_sections.add(Section::Memory, "x");
@@ -218,18 +224,23 @@ fn model(rng: &mut Rng) -> Report {
                         l.mb_per_s = rng.below(100_000) as f64;
                         l.iops = rng.below(10_000_000) as f64;
                         l.lat_mean_us = rng.below(1_000_000) as f64;
-                        match rng.below(6) {
-                            0 => l.cut_short = true,
-                            1 => {
-                                l.error = Some("x".into());
-                                l.error_errno = Some(
-                                    [libc::EIO, libc::ENOSPC, libc::EROFS][rng.below(3) as usize],
-                                );
+                        match rng.below(7) {
+                            0 => l.end = End::Interrupted,
+                            1 => l.end.stop(
+                                "x".into(),
+                                Some([libc::EIO, libc::ENOSPC, libc::EROFS][rng.below(3) as usize]),
+                            ),
+                            // No errno: `(stopped)`; cut by Ctrl-C too.
+                            2 => {
+                                l.end.interrupt();
+                                l.end.stop("x".into(), None);
                             }
                             _ => {}
                         }
-                        l.marks = marks(rng);
-                        r.storage_bandwidth.push(l);
+                        r.storage_bandwidth.push(Measured {
+                            marks: marks(rng),
+                            ..Measured::plain(l)
+                        });
                     }
                 }
             }
@@ -244,29 +255,33 @@ fn model(rng: &mut Rng) -> Report {
     r
 }
 
+/// Marks of every kind (the match is exhaustive: a new kind does not
+/// compile until it is generated here).
 fn marks(rng: &mut Rng) -> Vec<Mark> {
     (0..rng.below(3))
-        .map(|_| match rng.below(5) {
-            0 => Mark::Busy {
-                others_cpu_percent: rng.below(400) as f64,
-                others_percent_of_needed: 0.0,
+        .map(
+            |_| match MarkKind::ALL[rng.below(MarkKind::ALL.len() as u64) as usize] {
+                MarkKind::Busy => Mark::Busy {
+                    others_cpu_percent: rng.below(400) as f64,
+                    others_percent_of_needed: 0.0,
+                },
+                MarkKind::Steal => Mark::Steal {
+                    percent: rng.below(100) as f64,
+                },
+                MarkKind::OtherIo => Mark::OtherIo {
+                    device: rng.name(),
+                    percent: rng.below(100) as f64,
+                },
+                MarkKind::Throttled => Mark::Throttled {
+                    percent: rng.below(100) as f64,
+                },
+                MarkKind::Cached => Mark::Cached {
+                    devices: rng.name(),
+                    percent: rng.below(500) as f64 / 10.0,
+                    reads: rng.coin(),
+                },
             },
-            1 => Mark::Steal {
-                percent: rng.below(100) as f64,
-            },
-            2 => Mark::OtherIo {
-                device: rng.name(),
-                percent: rng.below(100) as f64,
-            },
-            3 => Mark::Throttled {
-                percent: rng.below(100) as f64,
-            },
-            _ => Mark::Cached {
-                devices: rng.name(),
-                percent: rng.below(500) as f64 / 10.0,
-                reads: rng.coin(),
-            },
-        })
+        )
         .collect()
 }
 

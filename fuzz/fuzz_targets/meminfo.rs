@@ -3,13 +3,13 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quickbench::membw::dram::{parse_cache_size, parse_mem_available_kib, plan_arrays_for};
-use quickbench::sysinfo::parse_meminfo_total_kib;
+use quickbench::membw::dram::{parse_cache_size, plan_arrays_for};
+use quickbench::sysinfo::parse_meminfo;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    let total = parse_meminfo_total_kib(&text);
-    let avail = parse_mem_available_kib(&text);
+    let m = parse_meminfo(&text);
+    let (total, avail) = (m.mem_total_kib, m.mem_available_kib);
     let first_line = text.lines().next().unwrap_or("");
     let cache = parse_cache_size(first_line);
     if let Some(c) = cache {

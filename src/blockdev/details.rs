@@ -102,11 +102,31 @@ mod tests {
         }
         let det = device_details(&Sysroot::new(d.path()), "nvme0n1");
         assert_eq!(
-            crate::report::text::device_details_line(&det),
-            "nvme0n1: non-rotational, scheduler none, nr_requests 1023, blocks 512/4096 B (logical/physical), write cache write back, 4 hw queue(s)"
+            det,
+            DeviceDetails {
+                name: "nvme0n1".into(),
+                rotational: Some(false),
+                scheduler: Some("none".into()),
+                nr_requests: Some(1023),
+                logical_block_size_bytes: Some(512),
+                physical_block_size_bytes: Some(4096),
+                write_cache: Some("write back".into()),
+                hw_queues: Some(4),
+            }
         );
         let none = device_details(&Sysroot::new(d.path()), "sdz");
-        assert_eq!(none.rotational, None);
-        assert!(crate::report::text::device_details_line(&none).contains("rotational ?"));
+        assert_eq!(
+            none,
+            DeviceDetails {
+                name: "sdz".into(),
+                rotational: None,
+                scheduler: None,
+                nr_requests: None,
+                logical_block_size_bytes: None,
+                physical_block_size_bytes: None,
+                write_cache: None,
+                hw_queues: None,
+            }
+        );
     }
 }

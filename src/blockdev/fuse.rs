@@ -1,6 +1,6 @@
 //! What lies under a FUSE filesystem: the local directories a daemon such
 //! as bindfs or mergerfs serves, so that the device check of
-//! [`crate::dd_io::reach`] can watch their devices.
+//! [`crate::conditions::reach`] can watch their devices.
 //!
 //! Reads the mount source from `/proc/self/mountinfo` (bindfs puts its
 //! absolute source directory there: `fuse /srv/data`), and, when the

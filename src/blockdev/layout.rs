@@ -1,5 +1,5 @@
 //! How the devices under a filesystem turn its bytes into device bytes,
-//! for the check "did our I/O reach the device?" ([`crate::dd_io::reach`]).
+//! for the check "did our I/O reach the device?" ([`crate::conditions::reach`]).
 //!
 //! Walks `/sys/class/block/<name>/slaves/` down from the devices the
 //! filesystem sits on to the devices with no slaves (the leaves: disks,
@@ -117,7 +117,7 @@ pub fn device_layout(sys: &Sysroot, roots: &[String]) -> DeviceLayout {
 }
 
 fn read_u32(sys: &Sysroot, name: &str, file: &str) -> Option<u32> {
-    sys.read_trimmed(format!("/sys/class/block/{name}/{file}"))?
+    sys.read_trimmed(sysfs::dev_path(sys, name, file))?
         .parse()
         .ok()
 }

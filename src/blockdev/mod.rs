@@ -10,7 +10,8 @@
 //! * [`resolve_dir`]: the [`Target`] behind a directory (kind, devices to
 //!   watch, the name for titles).
 //! * [`device_stack`]: the `lsblk -s -o NAME,SIZE,TYPE,MOUNTPOINT` tree, as data.
-//! * [`block_stat_path`] / [`parse_block_stat`]: the I/O counters.
+//! * [`read_block_stat`] / [`parse_block_stat`]: the I/O counters, and
+//!   their difference over a line ([`BlockStat::delta`]).
 //! * [`device_layout`] / [`fuse_backing`] / [`check_layout`]: the devices
 //!   whose counters tell whether a line's I/O reached hardware, and
 //!   [`cache_caveat`]: whether a cache may serve the figures.
@@ -32,9 +33,10 @@ pub use caveat::{cache_caveat, CacheCaveat};
 pub use fuse::{check_layout, daemon_dirs, fuse_backing, is_fuse, BackingFrom, FuseBacking};
 pub use layout::{device_layout, md_write_copies, DeviceLayout, LayoutLeaf};
 pub use mountinfo::{parse_mountinfo, parse_mountinfo_line, unescape, MountInfo};
-pub use resolve::{resolve_dir, MountLookup, Target, TargetKind};
+pub use resolve::{real_dir, resolve_dir, MountLookup, Target, TargetKind};
 pub use size::size_text;
-pub use stack::{device_stack, device_type};
-pub use stat::{block_stat_path, parse_block_stat, read_block_stats, BlockStat};
+pub use stack::{device_stack, device_type, Stack, StackNode};
+pub use stat::{block_stat_path, parse_block_stat, read_block_stat, read_block_stats, BlockStat};
+pub use sysfs::{dev_dir, dev_path, whole_disk};
 pub use table::{storage_table, DiskRow};
 pub use udev::{parse_udev_db, UdevDb};

@@ -206,23 +206,33 @@ fn fs_type_name(magic: i64) -> &'static str {
     }
 }
 
+/// The absolute path of a directory as the mounts see it: on a live
+/// system the kernel's real path (`realpath`: links and `..` resolved,
+/// `.` made absolute); in a dump, `dir` taken from the dump's root and
+/// normalized. The error names the directory and what to do.
+pub fn real_dir(sys: &Sysroot, dir: &Path) -> anyhow::Result<PathBuf> {
+    if !sys.is_live() {
+        return Ok(mountinfo::normalize(&Path::new("/").join(dir)));
+    }
+    std::fs::canonicalize(dir).with_context(|| {
+        format!(
+            "benchmark directory {}: cannot resolve it; give an existing, readable directory",
+            dir.display()
+        )
+    })
+}
+
 /// The resolved path of `dir` and the mount holding it.
 fn find_mount<'a>(
     sys: &Sysroot,
     mounts: &'a [MountInfo],
     dir: &Path,
 ) -> anyhow::Result<(PathBuf, Found<'a>)> {
+    let path = real_dir(sys, dir)?;
     if !sys.is_live() {
-        let path = mountinfo::normalize(&Path::new("/").join(dir));
         let m = mountinfo::find_by_prefix(mounts, &path);
         return Ok((path, m.map(|m| (MountLookup::Prefix, m))));
     }
-    let path = std::fs::canonicalize(dir).with_context(|| {
-        format!(
-            "benchmark directory {}: cannot resolve it; give an existing, readable directory",
-            dir.display()
-        )
-    })?;
     Ok((path.clone(), lookup_live(mounts, &path)))
 }
 

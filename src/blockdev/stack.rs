@@ -13,8 +13,33 @@ use super::mountinfo::{self, MountInfo};
 use super::resolve::Target;
 use super::size::size_text;
 use super::sysfs;
-use crate::model::{Stack, StackNode};
 use crate::sysroot::Sysroot;
+
+/// One device of the `[ Storage device stack ]` tree, as lsblk shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StackNode {
+    /// NAME: the dm name for dm devices, else the kernel name.
+    pub name: String,
+    /// SIZE text (`3.6T`), empty when unreadable.
+    pub size: String,
+    /// TYPE (`disk`, `part`, `lvm`, `crypt`, `raid1`, `loop`...).
+    pub kind: String,
+    /// MOUNTPOINT, possibly empty.
+    pub mountpoint: String,
+    /// The devices under this one (slaves; a partition's disk).
+    pub children: Vec<StackNode>,
+}
+
+/// `[ Storage device stack ]`: one tree per member device holding the
+/// filesystem, from the device down to the disks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stack {
+    /// The trees, in lsblk's order.
+    pub roots: Vec<StackNode>,
+    /// What the tree does not show (a loop device's backing file, the dm
+    /// names, md levels), one short phrase each: `loop0: backed by /img`.
+    pub notes: Vec<String>,
+}
 
 /// The lsblk TYPE of a kernel device (util-linux `get_type`).
 pub fn device_type(sys: &Sysroot, name: &str) -> String {

@@ -2,10 +2,13 @@
 //!
 //! Every function takes a kernel name as sysfs spells it (`sda1`, `dm-0`,
 //! `cciss!c0d0`) and returns plain values; a missing file gives `None` or an
-//! empty list, never an error. The directory is `/sys/class/block/<name>`
-//! where that exists; dumps made by util-linux (`tests/ts/lsblk/mk-input.sh`)
-//! have no `/sys/class`, only `/sys/block`, `/sys/dev/block` and
-//! `/sys/devices`, so [`dev_dir`] finds the same directory through those.
+//! empty list, never an error. Every file of a device, here and in the rest
+//! of the program, is found through [`dev_dir`] / [`dev_path`]: the
+//! directory is `/sys/class/block/<name>` where that exists; dumps made by
+//! util-linux (`tests/ts/lsblk/mk-input.sh`) have no `/sys/class`, only
+//! `/sys/block`, `/sys/dev/block` and `/sys/devices`, so [`dev_dir`] finds
+//! the same directory through those, and live runs and dumps find devices
+//! the same way.
 
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::Path;

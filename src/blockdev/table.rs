@@ -30,9 +30,9 @@ pub fn storage_table(sys: &Sysroot) -> Vec<DiskRow> {
     let names = sys.list_dir("/sys/block").unwrap_or_default();
     names
         .into_iter()
-        .filter(|n| sys.exists(format!("/sys/block/{n}/device")))
+        .filter(|n| sys.exists(super::sysfs::dev_path(sys, n, "device")))
         .map(|name| {
-            let f = |file: &str| format!("/sys/block/{name}/{file}");
+            let f = |file: &str| super::sysfs::dev_path(sys, &name, file);
             let bus = sys
                 .read_link(f("device/subsystem"))
                 .ok()

@@ -25,6 +25,8 @@ use std::time::{Duration, Instant};
 
 pub mod smt;
 
+use crate::end::End;
+
 /// The definition of one loop; printed in the header. Bump it whenever
 /// [`body`] changes, since figures are then no longer comparable.
 pub const LOOP_VERSION: u32 = 1;
@@ -50,17 +52,10 @@ pub struct LoopStep {
     /// (`samples`, `sample_interval_ns`, `sample_summary`).
     #[serde(flatten)]
     pub samples: crate::samples::Samples,
-    /// True when Ctrl-C ended the step before the loop delay.
-    pub cut_short: bool,
-    /// Steal time and clock during the step, when they could be read.
-    pub conditions: Option<crate::sysinfo::procstat::StepConditions>,
-    /// Other processes, steal and cgroup throttling during the step.
-    #[serde(default)]
-    pub load: Option<crate::sysinfo::load::StepLoad>,
-    /// What distorted the figure, when something did (busy host, steal,
-    /// throttling): printed after the line.
-    #[serde(default)]
-    pub marks: Vec<crate::sysinfo::load::Mark>,
+    /// Complete, or cut short by Ctrl-C before the loop delay (`cut_short`
+    /// in the JSON).
+    #[serde(rename = "cut_short", with = "crate::end::cut_short")]
+    pub end: End,
 }
 
 /// Job counts of the steps: 1, 2, 4, 8 ... while at most `usable_cpus`.
@@ -187,10 +182,7 @@ pub fn run_step(jobs: u32, duration: Duration, interrupted: &dyn Fn() -> bool) -
         loops_per_s_mean,
         elapsed_ns: t0.elapsed().as_nanos() as u64,
         samples,
-        cut_short,
-        conditions: None,
-        load: None,
-        marks: Vec::new(),
+        end: End::cut_if(cut_short),
     }
 }
 
@@ -251,7 +243,7 @@ mod tests {
         assert_eq!(s.jobs, 2);
         assert_eq!(s.loops_per_s_each.len(), 2);
         assert!(s.loops_per_s_each.iter().all(|&r| r > 1_000_000.0), "{s:?}");
-        assert!(!s.cut_short);
+        assert!(s.end.is_complete());
         assert!(s.elapsed_ns >= 100_000_000);
     }
 
@@ -286,7 +278,7 @@ mod tests {
     fn an_interrupt_cuts_the_step() {
         let t0 = Instant::now();
         let s = run_step(1, Duration::from_secs(30), &|| true);
-        assert!(s.cut_short);
+        assert_eq!(s.end, End::Interrupted);
         assert!(t0.elapsed() < Duration::from_secs(5));
     }
 }

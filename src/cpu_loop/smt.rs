@@ -18,8 +18,11 @@ use std::time::{Duration, Instant};
 
 use super::{sample_while, spin};
 use crate::samples::{Counter, Samples};
-use crate::sysinfo::parse_cpu_list;
+use crate::sysinfo::cpu_numbers;
 use crate::Sysroot;
+
+/// The CPUs the probe chooses among (defined in [`crate::sysinfo`]).
+pub use crate::sysinfo::usable_cpu_list;
 
 /// A ratio at or above this means siblings do not slow each other.
 pub const NO_SLOWDOWN_RATIO: f64 = 0.9;
@@ -106,27 +109,6 @@ impl SmtProbe {
     }
 }
 
-/// The CPUs this process may run on: its affinity mask when live, the
-/// `online` list of a dump.
-pub fn usable_cpu_list(sys: &Sysroot) -> Vec<u32> {
-    if sys.is_live() {
-        if let Ok(set) = nix::sched::sched_getaffinity(nix::unistd::Pid::from_raw(0)) {
-            let v: Vec<u32> = (0..nix::sched::CpuSet::count())
-                .filter(|&i| set.is_set(i).unwrap_or(false))
-                .map(|i| i as u32)
-                .collect();
-            if !v.is_empty() {
-                return v;
-            }
-        }
-    }
-    sys.read_to_string("/sys/devices/system/cpu/online")
-        .ok()
-        .and_then(|t| parse_cpu_list(&t))
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| vec![0])
-}
-
 /// The sibling list of one CPU (itself alone when the file is absent).
 fn siblings_of(sys: &Sysroot, cpu: u32) -> Vec<u32> {
     let mut v = sys
@@ -134,8 +116,7 @@ fn siblings_of(sys: &Sysroot, cpu: u32) -> Vec<u32> {
             "/sys/devices/system/cpu/cpu{cpu}/topology/thread_siblings_list"
         ))
         .ok()
-        .and_then(|t| parse_cpu_list(&t))
-        .filter(|v| !v.is_empty())
+        .and_then(|t| cpu_numbers(&t))
         .unwrap_or_else(|| vec![cpu]);
     if !v.contains(&cpu) {
         v.push(cpu);

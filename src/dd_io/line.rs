@@ -2,7 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::blockstat::{DeviceDelta, DeviceStatDelta};
+use super::blockstat::DeviceDelta;
+use crate::blockdev::BlockStat;
+use crate::end::End;
 
 /// Write or read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,7 +57,7 @@ pub struct LineResult {
     pub lat_max_us: f64,
     /// The sampled devices' stat deltas over the line, summed; `None` when
     /// no device was sampled or one of them had no readable stat file.
-    pub device_stat_delta: Option<DeviceStatDelta>,
+    pub device_stat_delta: Option<BlockStat>,
     /// Each sampled device's own deltas, in sampling order (those whose
     /// stat file could be read before and after the line).
     #[serde(default)]
@@ -66,25 +68,12 @@ pub struct LineResult {
     pub memory_backed: bool,
     /// Size of the temporary file, bytes.
     pub file_size_bytes: u64,
-    /// Ended early by the cut flag (Ctrl-C); figures are over the real
-    /// elapsed time.
-    pub cut_short: bool,
-    /// Why the line stopped early (ENOSPC, EIO...): figures are what was
-    /// measured until then.
-    pub error: Option<String>,
-    /// The OS error number behind `error`, when there is one.
-    pub error_errno: Option<i32>,
-    /// Other processes, steal, throttling and other I/O on the devices
-    /// during the line.
-    #[serde(default)]
-    pub load: Option<crate::sysinfo::load::StepLoad>,
-    /// Whether our bytes reached the target's devices.
-    #[serde(default)]
-    pub reach: Option<super::reach::Reach>,
-    /// What distorted the figures, when something did (busy host, other
-    /// I/O, a cache): printed after the line.
-    #[serde(default)]
-    pub marks: Vec<crate::sysinfo::load::Mark>,
+    /// Complete, ended early by the cut flag (Ctrl-C; figures are over
+    /// the real elapsed time), or stopped by an error (ENOSPC, EIO...;
+    /// figures are what was measured until then). `cut_short`, `error`
+    /// and `error_errno` in the JSON.
+    #[serde(flatten)]
+    pub end: End,
 }
 
 impl LineResult {
@@ -112,12 +101,7 @@ impl LineResult {
             direct_io: true,
             memory_backed: false,
             file_size_bytes: 0,
-            cut_short: false,
-            error: None,
-            error_errno: None,
-            load: None,
-            reach: None,
-            marks: Vec::new(),
+            end: End::Complete,
         }
     }
 }

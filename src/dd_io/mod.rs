@@ -8,8 +8,8 @@
 //! one block at a time, each on its own region, all started together
 //! (after a short rest, [`SETTLE`]) and stopped at the deadline. It returns
 //! a plain [`LineResult`] (figures from the engine's own accounting, latency
-//! histogram percentiles, the device's `/sys/class/block/<dev>/stat`
-//! deltas) and never prints.
+//! histogram percentiles, the difference of each sampled device's `stat`
+//! file) and never prints.
 //! Dropping the workspace closes the file, which frees its space: nothing
 //! is left behind.
 
@@ -18,7 +18,6 @@ pub mod buffer;
 mod engine;
 pub mod histogram;
 mod line;
-pub mod reach;
 pub mod region;
 pub mod tempfile;
 mod workspace;
@@ -26,7 +25,7 @@ mod workspace;
 use std::fmt;
 use std::path::PathBuf;
 
-pub use blockstat::{DeviceDelta, DeviceStatDelta};
+pub use blockstat::DeviceDelta;
 pub use engine::SETTLE;
 pub use line::{Direction, LineResult};
 pub use tempfile::errno_name;
@@ -46,8 +45,8 @@ pub struct IoConfig {
     pub max_size_bytes: u64,
     /// Where `/sys` is read from.
     pub sysroot: Sysroot,
-    /// Kernel name of the device whose `/sys/class/block/<dev>/stat` is
-    /// sampled around each line (a partition is fine), if there is one; its
+    /// Kernel name of the device whose `stat` file is sampled around each
+    /// line (a partition is fine), if there is one; its
     /// queue also gives the logical block size. To sample several devices
     /// (every member of a stack), call [`Workspace::set_stat_devices`].
     pub stat_dev: Option<String>,

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use super::blockstat::{delta, DeviceDelta, DeviceStatDelta};
+use super::blockstat::DeviceDelta;
 use super::buffer::{AlignedBuf, SplitMix64};
 use super::engine::{run_jobs, JobPlan, SETTLE};
 use super::histogram::Histogram;
@@ -19,7 +19,7 @@ use super::tempfile::{self, TempFile};
 use super::{
     check_target, small_region, Advisory, Direction, IoConfig, IoSkip, LineResult, SettleOnDrop,
 };
-use crate::blockdev::{parse_block_stat, BlockStat};
+use crate::blockdev::{self, BlockStat};
 use crate::sysroot::Sysroot;
 
 /// The open temporary file and what the run has written to it.
@@ -37,8 +37,7 @@ pub struct Workspace {
     written: ExtentSet,
     nonce: u64,
     sysroot: Sysroot,
-    /// Kernel names whose `/sys/class/block/<dev>/stat` is sampled around
-    /// each line.
+    /// Kernel names whose `stat` file is sampled around each line.
     stat_devs: Vec<String>,
     advisories: Vec<Advisory>,
     /// ext4 `data=journal`: O_DIRECT goes through the journal.
@@ -72,12 +71,14 @@ fn make_nonce() -> u64 {
 /// The logical block size from the device's queue directory (or, for a
 /// partition, its disk's), if known.
 fn logical_block_size(sysroot: &Sysroot, dev: &str) -> Option<u64> {
-    [
-        format!("/sys/class/block/{dev}/queue/logical_block_size"),
-        format!("/sys/class/block/{dev}/../queue/logical_block_size"),
-    ]
-    .iter()
-    .find_map(|p| sysroot.read_trimmed(p)?.parse().ok())
+    let disk = blockdev::whole_disk(sysroot, dev);
+    let size = [dev, disk.as_str()].into_iter().find_map(|d| {
+        sysroot
+            .read_trimmed(blockdev::dev_path(sysroot, d, "queue/logical_block_size"))?
+            .parse()
+            .ok()
+    });
+    size
 }
 
 /// Writes then reads back one aligned block at offset 0; `Err(EINVAL)`
@@ -244,23 +245,12 @@ impl Workspace {
         self.stat_devs = devices.to_vec();
     }
 
-    /// The devices sampled around each line.
-    pub fn stat_devices(&self) -> &[String] {
-        &self.stat_devs
-    }
-
     /// One snapshot of every sampled device (`None` for an unreadable or
     /// malformed stat file).
     fn device_stats(&self) -> Vec<Option<BlockStat>> {
         self.stat_devs
             .iter()
-            .map(|dev| {
-                let text = self
-                    .sysroot
-                    .read_to_string(format!("/sys/class/block/{dev}/stat"))
-                    .ok()?;
-                parse_block_stat(&text)
-            })
+            .map(|dev| blockdev::read_block_stat(&self.sysroot, dev))
             .collect()
     }
 
@@ -332,7 +322,7 @@ impl Workspace {
         let (regions, plans) = match self.plans(bs, direction, jobs) {
             Ok(p) => p,
             Err(msg) => {
-                res.error = Some(format!("{}: {msg}", self.dir.display()));
+                res.end.stop(format!("{}: {msg}", self.dir.display()), None);
                 return res;
             }
         };
@@ -351,7 +341,8 @@ impl Workspace {
         ) {
             Ok(o) => o,
             Err(e) => {
-                res.error = Some(format!("cannot start {jobs} I/O threads: {e}"));
+                res.end
+                    .stop(format!("cannot start {jobs} I/O threads: {e}"), None);
                 return res;
             }
         };
@@ -367,22 +358,24 @@ impl Workspace {
             hist.merge(&o.hist);
             res.bytes += o.bytes;
             res.ios += o.ios;
-            res.cut_short |= o.cut;
+            if o.cut {
+                res.end.interrupt();
+            }
             if write {
                 if let Some(s) = written_by_job(*region, bs, o.ios) {
                     self.written.insert(s);
                 }
             }
-            if let (None, Some(e)) = (&res.error, o.error) {
+            if let (None, Some(e)) = (res.end.error(), o.error) {
                 let what = if write { "write" } else { "read" };
-                res.error = Some(format!(
+                let error = format!(
                     "{}: {what} at offset {}: {} ({})",
                     self.dir.display(),
                     e.offset_byte,
                     std::io::Error::from_raw_os_error(e.errno),
                     tempfile::errno_name(e.errno)
-                ));
-                res.error_errno = Some(e.errno);
+                );
+                res.end.stop(error, Some(e.errno));
             }
         }
         if write {
@@ -390,9 +383,9 @@ impl Workspace {
             let r = tempfile::fdatasync(fd);
             end = Instant::now();
             res.fdatasync_ns = Some(end.duration_since(t).as_nanos() as u64);
-            if let (Err(e), None) = (r, &res.error) {
-                res.error_errno = e.raw_os_error();
-                res.error = Some(format!("{}: fdatasync: {e}", self.dir.display()));
+            if let Err(e) = r {
+                let error = format!("{}: fdatasync: {e}", self.dir.display());
+                res.end.stop(error, e.raw_os_error());
             }
         }
         let after = self.device_stats();
@@ -400,14 +393,13 @@ impl Workspace {
             if let (Some(a), Some(b)) = (a, b) {
                 res.device_deltas.push(DeviceDelta {
                     device: dev.clone(),
-                    delta: delta(a, b),
+                    delta: a.delta(b),
                 });
             }
         }
         // A partial sum would undercount silently: all devices or none.
         if res.device_deltas.len() == self.stat_devs.len() {
-            res.device_stat_delta =
-                DeviceStatDelta::sum(res.device_deltas.iter().map(|d| &d.delta));
+            res.device_stat_delta = BlockStat::total(res.device_deltas.iter().map(|d| &d.delta));
         }
         let elapsed_ns = end.duration_since(start).as_nanos() as u64;
         res.elapsed_ns = elapsed_ns;

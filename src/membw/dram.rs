@@ -29,7 +29,9 @@ use std::sync::{Arc, Barrier};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::cpu_loop::smt::{pin_current_thread, usable_cpu_list};
+use crate::cpu_loop::smt::pin_current_thread;
+use crate::sysinfo::cgroup::CgroupLimits;
+use crate::sysinfo::{read_meminfo, usable_cpu_list};
 use crate::Sysroot;
 
 /// Bytes STREAM counts per element of copy: one read, one write.
@@ -192,27 +194,13 @@ pub fn llc_bytes(sys: &Sysroot) -> Option<u64> {
     best.map(|(_, s)| s)
 }
 
-/// `MemAvailable` of `/proc/meminfo`, in kB.
-pub fn parse_mem_available_kib(text: &str) -> Option<u64> {
-    text.lines().find_map(|l| {
-        l.strip_prefix("MemAvailable:")?
-            .split_whitespace()
-            .next()?
-            .parse()
-            .ok()
-    })
-}
-
-/// Sizes the arrays from the sysroot's caches, memory and this process's
-/// cgroup memory limits.
-pub fn plan_arrays(sys: &Sysroot) -> ArrayPlan {
+/// Sizes the arrays from the sysroot's caches and memory
+/// (`MemAvailable`) and from `limits`, this process's cgroup limits as
+/// the run read them at its start.
+pub fn plan_arrays(sys: &Sysroot, limits: &CgroupLimits) -> ArrayPlan {
     let llc = llc_bytes(sys);
-    let avail = sys
-        .read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|t| parse_mem_available_kib(&t));
-    let headroom = crate::sysinfo::cgroup::read_limits(sys).memory_headroom_bytes;
-    plan_arrays_within(llc, avail, headroom)
+    let avail = read_meminfo(sys).ok().and_then(|m| m.mem_available_kib);
+    plan_arrays_within(llc, avail, limits.memory_headroom_bytes)
 }
 
 /// [`plan_arrays_within`] without a cgroup limit.
@@ -344,10 +332,16 @@ pub struct DramBandwidth {
 }
 
 /// Measures with 1 thread then with all usable CPUs, each run within
-/// `budget` (the loop delay), arrays sized by [`plan_arrays`].
-pub fn measure(sys: &Sysroot, budget: Duration, interrupted: &dyn Fn() -> bool) -> DramBandwidth {
+/// `budget` (the loop delay), arrays sized by [`plan_arrays`] within
+/// `limits`.
+pub fn measure(
+    sys: &Sysroot,
+    limits: &CgroupLimits,
+    budget: Duration,
+    interrupted: &dyn Fn() -> bool,
+) -> DramBandwidth {
     measure_planned(
-        plan_arrays(sys),
+        plan_arrays(sys, limits),
         &usable_cpu_list(sys),
         PassLimits::within(budget),
         interrupted,
@@ -758,7 +752,8 @@ mod tests {
         put("proc/self/cgroup", "0::/ctr\n");
         put("sys/fs/cgroup/ctr/memory.max", "1073741824\n");
         put("sys/fs/cgroup/ctr/memory.current", "104857600\n");
-        let p = plan_arrays(&Sysroot::new(d.path()));
+        let sys = Sysroot::new(d.path());
+        let p = plan_arrays(&sys, &crate::sysinfo::cgroup::read_limits(&sys));
         assert_eq!(p.cgroup_headroom_bytes, Some(924 << 20));
         assert_eq!(p.bound, ArrayBound::CgroupMemory);
         assert_eq!(p.array_bytes, 148 << 20);

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
+use crate::end::End;
 use crate::Sysroot;
 
 pub mod dram;
@@ -38,14 +39,10 @@ pub struct DdBandwidth {
     /// `sample_interval_ns`, `sample_summary`).
     #[serde(flatten)]
     pub samples: crate::samples::Samples,
-    /// True when Ctrl-C ended the step before the loop delay.
-    pub cut_short: bool,
-    /// Other processes, steal and cgroup throttling during the step.
-    #[serde(default)]
-    pub load: Option<crate::sysinfo::load::StepLoad>,
-    /// What distorted the figure, when something did: printed after it.
-    #[serde(default)]
-    pub marks: Vec<crate::sysinfo::load::Mark>,
+    /// Complete, or cut short by Ctrl-C before the loop delay (`cut_short`
+    /// in the JSON).
+    #[serde(rename = "cut_short", with = "crate::end::cut_short")]
+    pub end: End,
 }
 
 impl DdBandwidth {
@@ -118,9 +115,7 @@ pub fn measure(
         samples: sampler
             .map(|s| s.finish(elapsed, bytes))
             .unwrap_or_default(),
-        cut_short,
-        load: None,
-        marks: Vec::new(),
+        end: End::cut_if(cut_short),
     })
 }
 

@@ -10,22 +10,21 @@
 //! printed figure, and the samples behind it.
 
 use crate::blockdev::details::DeviceDetails;
+use crate::conditions::StepLoad;
 use crate::cpu_loop::smt::SmtProbe;
-use crate::cpu_loop::LoopStep;
-use crate::dd_io::{Direction, LineResult};
+use crate::dd_io::Direction;
 use crate::membw::dram::{DramBandwidth, DramRun};
-use crate::membw::DdBandwidth;
-use crate::model::BlockSize;
+use crate::model::{BlockSize, CpuStep, IoLine, MemoryStep};
 use crate::samples::Samples;
-use crate::sysinfo::load::StepLoad;
 use crate::sysinfo::procstat::MhzSource;
 
-/// `[ Extended: CPU ]`: steal time and clock of each loop step, then the
-/// SMT probe's verdict.
-pub fn cpu_lines(steps: &[LoopStep], smt: Option<&SmtProbe>) -> Vec<String> {
+/// `[ Extended: CPU ]`: steal time and clock of each loop step with the
+/// rest of its load (steal once: clock and load come from one sample),
+/// then the SMT probe's verdict.
+pub fn cpu_lines(steps: &[CpuStep], smt: Option<&SmtProbe>) -> Vec<String> {
     let mut v = Vec::new();
     for s in steps {
-        let cond = match &s.conditions {
+        let cond = match &s.conditions.clock {
             Some(c) => {
                 let clock = match (c.mean_mhz, c.mhz_source) {
                     (Some(m), MhzSource::Cpufreq) => format!("{m:6.0} MHz (cpufreq)"),
@@ -36,7 +35,12 @@ pub fn cpu_lines(steps: &[LoopStep], smt: Option<&SmtProbe>) -> Vec<String> {
             }
             None => "steal     ? %   clock      ? MHz".to_string(),
         };
-        let load = s.load.as_ref().map(load_words).unwrap_or_default();
+        let load = s
+            .conditions
+            .load
+            .as_ref()
+            .map(|l| words(l, false))
+            .unwrap_or_default();
         let spread = spread_words(&s.samples, s.loops_per_s_mean)
             .map(|w| format!("   rate {w}"))
             .unwrap_or_default();
@@ -98,7 +102,7 @@ pub fn memory_lines(d: &DramBandwidth) -> Vec<String> {
 }
 
 /// One line of latency percentiles and device counters.
-pub fn io_latency_line(l: &LineResult) -> String {
+pub fn io_latency_line(l: &IoLine) -> String {
     let label = l.direction.label();
     let mut s = format!(
         "{} {:<6} ({:2} thread[s]): p50 {:>8.1}  p90 {:>8.1}  p99 {:>8.1}  p99.9 {:>8.1}  max {:>9.1} µs",
@@ -124,10 +128,15 @@ pub fn io_latency_line(l: &LineResult) -> String {
         }
         None => s.push_str("  | no device counters"),
     }
-    if let Some(share) = l.reach.as_ref().and_then(|r| r.device_share_percent) {
+    if let Some(share) = l
+        .conditions
+        .reach
+        .as_ref()
+        .and_then(|r| r.device_share_percent)
+    {
         s.push_str(&format!("; devices saw {share:.1} % of our bytes"));
     }
-    if let Some(load) = &l.load {
+    if let Some(load) = &l.conditions.load {
         for d in &load.io {
             s.push_str(&format!(
                 "; not ours on {}: {:.1} %",
@@ -161,9 +170,9 @@ pub fn spread_words(s: &Samples, figure: f64) -> Option<String> {
 /// `Bandwidth : during the dd-like step, rate ±  1.2 % (60 x 500 ms);
 /// others 3 % of a CPU, steal 0.1 %`: the memory bandwidth step's spread
 /// and load, when either is known.
-pub fn dd_bandwidth_line(bw: &DdBandwidth) -> Option<String> {
+pub fn dd_bandwidth_line(bw: &MemoryStep) -> Option<String> {
     let spread = spread_words(&bw.samples, bw.bytes_per_s());
-    let load = bw.load.as_ref().map(load_words);
+    let load = bw.conditions.load.as_ref().map(load_words);
     if spread.is_none() && load.is_none() {
         return None;
     }
@@ -177,12 +186,18 @@ pub fn dd_bandwidth_line(bw: &DdBandwidth) -> Option<String> {
 /// `; others 3 % of a CPU, steal 0.1 %, throttled 0 %`: what else the host
 /// did during a step, for every step of `-x`, marked or not.
 pub fn load_words(load: &StepLoad) -> String {
+    words(load, true)
+}
+
+/// [`load_words`], with or without the steal (a CPU loop step's line has
+/// it in its own column).
+fn words(load: &StepLoad, with_steal: bool) -> String {
     let mut s = String::new();
     if let Some(c) = &load.cpu {
-        s.push_str(&format!(
-            "; others {:.0} % of a CPU, steal {:.1} %",
-            c.others_cpu_percent, c.steal_percent
-        ));
+        s.push_str(&format!("; others {:.0} % of a CPU", c.others_cpu_percent));
+        if with_steal {
+            s.push_str(&format!(", steal {:.1} %", c.steal_percent));
+        }
     }
     if let Some(t) = load.throttled_percent_of_needed {
         s.push_str(&format!(", throttled {t:.0} %"));
@@ -192,7 +207,7 @@ pub fn load_words(load: &StepLoad) -> String {
 
 /// `[ Extended: Storage ]`: device details, then latency percentiles per
 /// line next to the device's own counters.
-pub fn storage_lines(lines: &[LineResult], devices: &[DeviceDetails]) -> Vec<String> {
+pub fn storage_lines(lines: &[IoLine], devices: &[DeviceDetails]) -> Vec<String> {
     let mut v: Vec<String> = devices
         .iter()
         .map(|d| format!("Device    : {}", super::text::device_details_line(d)))
@@ -207,9 +222,13 @@ pub fn storage_lines(lines: &[LineResult], devices: &[DeviceDetails]) -> Vec<Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dd_io::DeviceStatDelta;
+    use crate::blockdev::BlockStat;
+    use crate::conditions::{CpuConditions, Measured};
+    use crate::cpu_loop::LoopStep;
+    use crate::dd_io::LineResult;
+    use crate::membw::DdBandwidth;
 
-    fn line(direction: Direction, ios: u64, dev: Option<DeviceStatDelta>) -> LineResult {
+    fn line(direction: Direction, ios: u64, dev: Option<BlockStat>) -> IoLine {
         let mut l = LineResult::empty(4096, direction, 1);
         l.lat_p90_us = 40.0;
         l.lat_p99_us = 40.0;
@@ -218,11 +237,11 @@ mod tests {
         l.ios = ios;
         l.lat_p50_us = 12.0;
         l.device_stat_delta = dev;
-        l
+        Measured::plain(l)
     }
 
-    fn delta(read_ios: u64, write_ios: u64) -> DeviceStatDelta {
-        DeviceStatDelta {
+    fn delta(read_ios: u64, write_ios: u64) -> BlockStat {
+        BlockStat {
             read_ios,
             read_merges: 0,
             read_sectors: 0,
@@ -235,6 +254,65 @@ mod tests {
             time_in_queue_ms: 0,
             flush_ios: None,
         }
+    }
+
+    #[test]
+    fn cpu_step_line_says_steal_once() {
+        use crate::conditions::load::{cpu_load, LoadSnapshot};
+        use crate::conditions::Clock;
+        use crate::sysinfo::procstat::{CpuTimes, MhzSource};
+        let snap = |user: u64, steal: u64, own_ticks: u64| LoadSnapshot {
+            per_cpu: vec![(
+                0,
+                CpuTimes {
+                    user,
+                    steal,
+                    ..CpuTimes::default()
+                },
+            )],
+            own_ticks,
+        };
+        // 1 s on one CPU: 3 ticks stolen, others 5 ticks.
+        let cpu = cpu_load(&snap(0, 0, 0), &snap(97, 3, 92), &[0], 1.0, 100).unwrap();
+        let figure = LoopStep {
+            jobs: 1,
+            loops_per_s_each: vec![1.0],
+            loops_per_s_mean: 1.0,
+            elapsed_ns: 1,
+            samples: Default::default(),
+            end: crate::end::End::Complete,
+        };
+        let mut step = Measured {
+            figure,
+            conditions: CpuConditions {
+                clock: Some(Clock {
+                    steal_percent: cpu.steal_percent,
+                    mean_mhz: Some(2599.6),
+                    mhz_source: MhzSource::Cpufreq,
+                    mhz_samples: 3,
+                }),
+                load: Some(StepLoad {
+                    cpu: Some(cpu),
+                    throttled_percent_of_needed: Some(7.2),
+                    ..StepLoad::default()
+                }),
+            },
+            marks: Vec::new(),
+        };
+        assert_eq!(
+            cpu_lines(std::slice::from_ref(&step), None),
+            vec![" 1 // jobs : steal   3.0 %   clock   2600 MHz (cpufreq); others 5 % of a CPU, throttled 7 %"]
+        );
+        // Other steps print the steal in their load words.
+        assert_eq!(
+            load_words(step.conditions.load.as_ref().unwrap()),
+            "; others 5 % of a CPU, steal 3.0 %, throttled 7 %"
+        );
+        step.conditions = CpuConditions::default();
+        assert_eq!(
+            cpu_lines(&[step], None),
+            vec![" 1 // jobs : steal     ? %   clock      ? MHz"]
+        );
     }
 
     #[test]
@@ -281,22 +359,21 @@ mod tests {
     #[test]
     fn lines_with_samples_say_their_spread_and_lines_without_do_not() {
         let mut l = line(Direction::Read, 25_000, Some(delta(25_000, 0)));
-        l.iops = 98.0;
-        l.samples = ten();
+        l.figure.iops = 98.0;
+        l.figure.samples = ten();
         assert_eq!(
             io_latency_line(&l),
             "4k Reads  ( 1 thread[s]): p50     12.0  p90     40.0  p99     40.0  p99.9     40.0  max      40.0 µs  | IO/s ± 10.0 % (10 x 500 ms)  | engine 25000 I/Os, device 25000"
         );
-        let step = |samples| LoopStep {
-            jobs: 2,
-            loops_per_s_each: vec![98.0; 2],
-            loops_per_s_mean: 98.0,
-            elapsed_ns: 5_000_000_000,
-            samples,
-            cut_short: false,
-            conditions: None,
-            load: None,
-            marks: Vec::new(),
+        let step = |samples| {
+            Measured::plain(LoopStep {
+                jobs: 2,
+                loops_per_s_each: vec![98.0; 2],
+                loops_per_s_mean: 98.0,
+                elapsed_ns: 5_000_000_000,
+                samples,
+                end: crate::end::End::Complete,
+            })
         };
         assert_eq!(
             cpu_lines(&[step(ten())], None),
@@ -306,13 +383,13 @@ mod tests {
             cpu_lines(&[step(Samples::default())], None),
             vec![" 2 // jobs : steal     ? %   clock      ? MHz"]
         );
-        let bw = |samples| DdBandwidth {
-            bytes: 98,
-            elapsed_ns: 1_000_000_000,
-            samples,
-            cut_short: false,
-            load: None,
-            marks: Vec::new(),
+        let bw = |samples| {
+            Measured::plain(DdBandwidth {
+                bytes: 98,
+                elapsed_ns: 1_000_000_000,
+                samples,
+                end: crate::end::End::Complete,
+            })
         };
         assert_eq!(
             dd_bandwidth_line(&bw(ten())).unwrap(),

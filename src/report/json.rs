@@ -1,13 +1,13 @@
 //! The JSON renderer: the whole [`Report`] as one document, written once
 //! at the end of the run. Its layout is described by
 //! `schema/report.schema.json` (tests validate against it); the keys are
-//! the model's, with units in their names.
+//! the model's, with units in their names. The run's timestamp is written
+//! here ([`rfc3339_utc`]).
 
 use std::io::{self, Write};
 
 use crate::model::Report;
-use crate::report::text::Item;
-use crate::run::Output;
+use crate::sink::{Item, Output};
 
 /// Writes the JSON document to `out` when the run finishes.
 pub struct JsonSink<W: Write> {
@@ -33,7 +33,8 @@ impl<W: Write> Output for JsonSink<W> {
     }
 }
 
-/// `YYYY-MM-DDTHH:MM:SSZ` for seconds since the Unix epoch.
+/// `YYYY-MM-DDTHH:MM:SSZ` for seconds since the Unix epoch (the run's
+/// timestamp, read by [`crate::clock`]).
 pub fn rfc3339_utc(secs: u64) -> String {
     let days = (secs / 86_400) as i64;
     let rem = secs % 86_400;
@@ -53,14 +54,6 @@ pub fn rfc3339_utc(secs: u64) -> String {
         (rem % 3600) / 60,
         rem % 60
     )
-}
-
-/// The current time, RFC 3339 UTC.
-pub fn now_utc() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    rfc3339_utc(secs)
 }
 
 #[cfg(test)]

@@ -15,16 +15,17 @@
 use std::fmt;
 
 use crate::blockdev::DiskRow;
+use crate::conditions::{Mark, Measured};
 use crate::cpu_loop::LoopStep;
 use crate::dd_io::{Direction, LineResult};
+use crate::end::End;
 use crate::membw::DdBandwidth;
+use crate::model::forms;
 use crate::model::{
-    BlockSize, CpuInfo, CpuInfoLine, IoSetup, Memory, Original, RawSection, Report, Section, Stack,
-    StackNode, SCHEMA_VERSION,
+    BlockSize, CpuInfo, IoSetup, Memory, Original, RawSection, Report, Section, SCHEMA_VERSION,
 };
-use crate::report::text::{BUFFERED_NOTE, MEMORY_NOTE, NOTES_LABEL, NOTES_SEPARATOR, REMOTE_NOTE};
+use crate::report::text::{BUFFERED_NOTE, MEMORY_NOTE, REMOTE_NOTE};
 use crate::sysinfo::cgroup::{CpuQuota, Hierarchy};
-use crate::sysinfo::load::Mark;
 
 /// Why a report could not be read: the file, the line (1-based; 0 when the
 /// whole file is at fault) and what was expected.
@@ -353,7 +354,7 @@ impl TextReader<'_> {
             }
             "Storage device stack" => {
                 let lines: Vec<String> = body.iter().map(|l| l.text.to_string()).collect();
-                let stack = stack_from_lines(&lines)
+                let stack = forms::stack::parse(&lines)
                     .map_err(|why| self.err(body.first().map_or(title_line.no, |l| l.no), why))?;
                 self.report.storage_stack = Some(stack);
             }
@@ -395,7 +396,7 @@ impl TextReader<'_> {
                 .add(Section::Cpuinfo, "unavailable (see stderr)");
             return Ok(());
         }
-        let (line, width) = cpu_info_line(l.text)?;
+        let (line, width) = forms::cpuinfo::parse_line(l.text)?;
         info.label_width_chars = info.label_width_chars.max(width);
         info.lines.push(line);
         Ok(())
@@ -422,22 +423,21 @@ impl TextReader<'_> {
         let jobs: u32 = t[0].parse().map_err(|_| expected())?;
         let rate: u64 = t[4].parse().map_err(|_| expected())?;
         let rest = rest_after_tokens(l.text, 6);
-        let (flag, marks) = parse_marks(rest).ok_or_else(expected)?;
-        let cut_short = match flag {
-            Flag::None => false,
-            Flag::Interrupted => true,
-            Flag::Stopped(_) => return Err(expected()),
-        };
-        self.report.cpu_loop.push(LoopStep {
+        let (end, marks) = parse_marks(rest).ok_or_else(expected)?;
+        if end.error().is_some() {
+            return Err(expected());
+        }
+        let step = LoopStep {
             jobs,
             loops_per_s_each: Vec::new(),
             loops_per_s_mean: rate as f64,
             elapsed_ns: 0,
             samples: Default::default(),
-            cut_short,
-            conditions: None,
-            load: None,
+            end,
+        };
+        self.report.cpu_loop.push(Measured {
             marks,
+            ..Measured::plain(step)
         });
         Ok(())
     }
@@ -495,31 +495,29 @@ impl TextReader<'_> {
                     .nth(1)
                     .map_or(value.len(), |(i, _)| i);
                 let (rate, rest) = value.split_at(cut_at);
-                let (flag, marks) = parse_marks(rest).ok_or_else(expected)?;
-                let cut_short = match flag {
-                    Flag::None => false,
-                    Flag::Interrupted => true,
-                    Flag::Stopped(_) => return Err(expected()),
-                };
+                let (end, marks) = parse_marks(rest).ok_or_else(expected)?;
+                if end.error().is_some() {
+                    return Err(expected());
+                }
                 let bytes_per_s = parse_rate(rate).ok_or_else(expected)?;
-                memory.dd_bandwidth = Some(match bytes_per_s {
+                let bw = match bytes_per_s {
                     Some(bytes) => DdBandwidth {
                         bytes,
                         elapsed_ns: rate_elapsed_ns(rate),
                         samples: Default::default(),
-                        cut_short,
-                        load: None,
-                        marks,
+                        end,
                     },
                     // `Infinity B/s`: dd's word for a zero duration.
                     None => DdBandwidth {
                         bytes: 0,
                         elapsed_ns: 0,
                         samples: Default::default(),
-                        cut_short,
-                        load: None,
-                        marks,
+                        end,
                     },
+                };
+                memory.dd_bandwidth = Some(Measured {
+                    marks,
+                    ..Measured::plain(bw)
                 });
             }
             _ => return Err(expected()),
@@ -609,7 +607,7 @@ impl TextReader<'_> {
         }
         let (bs, setup) =
             parse_bandwidth_title(title).ok_or_else(|| format!("unreadable title {title:?}"))?;
-        let mut line = parse_io_line(l.text, bs).ok_or_else(|| {
+        let (mut line, marks) = parse_io_line(l.text, bs).ok_or_else(|| {
             format!(
                 "expected a storage line like `Writes ( 1 thread[s]):     66 MB/s   16256 IO/s       0 µs avg. lat.`, found {:?}",
                 l.text
@@ -617,12 +615,15 @@ impl TextReader<'_> {
         })?;
         line.direct_io = setup.direct_io;
         line.memory_backed = setup.memory_fs.is_some();
-        if line.error.is_some() {
+        if line.end.error().is_some() {
             self.report
                 .failed_sections
                 .add(Section::Io, "line(s) stopped early");
         }
-        self.report.storage_bandwidth.push(line);
+        self.report.storage_bandwidth.push(Measured {
+            marks,
+            ..Measured::plain(line)
+        });
         Ok(())
     }
 }
@@ -716,58 +717,8 @@ fn parse_loop_definition(value: &str) -> Option<(u32, String)> {
     let rest = value.strip_prefix("loop v")?;
     let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
     let version = digits.parse().ok()?;
-    let rest = rest[digits.len()..].trim_start().strip_prefix('(')?;
-    let mut depth = 1;
-    for (i, c) in rest.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some((version, rest[..i].to_string()));
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
-/// One `[ CPU info ]` line: the label (with its colon), the value, and the
-/// label column width the padding shows.
-fn cpu_info_line(text: &str) -> Result<(CpuInfoLine, usize), String> {
-    let colon = text.find(':').ok_or_else(|| {
-        format!("expected a CPU info line like `Model name:   AMD EPYC`, found {text:?}")
-    })?;
-    let label = &text[..=colon];
-    let after = &text[colon + 1..];
-    let value = after.trim_start();
-    // Values start one space after the column: the width is the value's
-    // column less one (in characters).
-    let value_col = text[..text.len() - value.len()].chars().count();
-    let width = value_col.saturating_sub(1).max(label.chars().count());
-    Ok((
-        CpuInfoLine {
-            label: label.to_string(),
-            value: value.to_string(),
-        },
-        width,
-    ))
-}
-
-/// `[ CPU info ]` from its printed lines.
-pub fn cpu_info_from_lines(lines: &[String]) -> Result<CpuInfo, String> {
-    let mut info = CpuInfo {
-        label_width_chars: 0,
-        lines: Vec::new(),
-        summary: None,
-    };
-    for l in lines {
-        let (line, width) = cpu_info_line(l)?;
-        info.label_width_chars = info.label_width_chars.max(width);
-        info.lines.push(line);
-    }
-    Ok(info)
+    let (inside, _) = crate::textutil::paren_group(rest[digits.len()..].trim_start())?;
+    Some((version, inside.to_string()))
 }
 
 /// A dd rate text (`22.0 GB/s`, `987 MB/s`, `22,0 GB/s` in a comma-decimal
@@ -869,8 +820,8 @@ fn parse_bandwidth_title(title: &str) -> Option<(BlockSize, IoSetup)> {
 }
 
 /// One storage line: `Writes ( 1 thread[s]):     66 MB/s   16256 IO/s       0 µs avg. lat.`
-/// and its mark.
-fn parse_io_line(text: &str, bs: BlockSize) -> Option<LineResult> {
+/// and its marks.
+fn parse_io_line(text: &str, bs: BlockSize) -> Option<(LineResult, Vec<Mark>)> {
     let t = text.trim();
     let direction = if t.starts_with("Writes") {
         Direction::Write
@@ -893,24 +844,15 @@ fn parse_io_line(text: &str, bs: BlockSize) -> Option<LineResult> {
     let mb: u64 = f[0].parse().ok()?;
     let iops: u64 = f[2].parse().ok()?;
     let lat: u64 = f[4].parse().ok()?;
-    let mut line = LineResult {
+    let (end, marks) = parse_marks(mark)?;
+    let line = LineResult {
         mb_per_s: mb as f64,
         iops: iops as f64,
         lat_mean_us: lat as f64,
+        end,
         ..LineResult::empty(bs.bytes(), direction, jobs)
     };
-    let (flag, marks) = parse_marks(mark)?;
-    match flag {
-        Flag::None => {}
-        Flag::Interrupted => line.cut_short = true,
-        Flag::Stopped(None) => line.error = Some("stopped".into()),
-        Flag::Stopped(Some(name)) => {
-            line.error = Some(format!("stopped: {name}"));
-            line.error_errno = errno_of_name(&name);
-        }
-    }
-    line.marks = marks;
-    Some(line)
+    Some((line, marks))
 }
 
 /// `Limited to 1 CPU by the cgroup quota (cpu.max 100000 100000)` (or the
@@ -942,254 +884,47 @@ fn parse_cpu_limit(text: &str) -> Option<CpuQuota> {
     (crate::report::text::cpu_limit_line(&q) == text.trim()).then_some(q)
 }
 
-/// What ended a step early, as its first mark says.
-#[derive(Debug, PartialEq)]
-enum Flag {
-    None,
-    Interrupted,
-    /// `(stopped)` or `(stopped: EIO)`.
-    Stopped(Option<String>),
+/// How a step ended, from the words `text::end_text` prints:
+/// `interrupted`, `stopped`, `stopped: EIO` (the error read back is those
+/// words; the errno is the one the engine names so, if any).
+fn parse_end(text: &str) -> Option<End> {
+    let stopped = |errno| End::Stopped {
+        error: text.to_string(),
+        errno,
+        interrupted: false,
+    };
+    match text {
+        "interrupted" => Some(End::Interrupted),
+        "stopped" => Some(stopped(None)),
+        _ => text
+            .strip_prefix("stopped: ")
+            .map(|name| stopped(errno_of_name(name))),
+    }
 }
 
-/// The marks after a line: `(interrupted) (busy: other processes used
-/// 48 % of a CPU) (steal 12 %)`; `None` when a part is not a mark.
-fn parse_marks(text: &str) -> Option<(Flag, Vec<Mark>)> {
-    let mut flag = Flag::None;
+/// How a line ended and its marks, from what follows it: `(interrupted)
+/// (busy: other processes used 48 % of a CPU) (steal 12 %)`; the end
+/// comes first. `None` when a part is neither.
+fn parse_marks(text: &str) -> Option<(End, Vec<Mark>)> {
+    let mut end = End::Complete;
     let mut marks = Vec::new();
     let mut rest = text.trim();
     while !rest.is_empty() {
         let inner_end = rest.find(')')?;
         let inner = rest.strip_prefix('(')?.get(..inner_end - 1)?;
         rest = rest[inner_end + 1..].trim_start();
-        match inner {
-            "interrupted" if flag == Flag::None && marks.is_empty() => flag = Flag::Interrupted,
-            "stopped" if flag == Flag::None && marks.is_empty() => flag = Flag::Stopped(None),
-            m if m.starts_with("stopped: ") && flag == Flag::None && marks.is_empty() => {
-                flag = Flag::Stopped(Some(m["stopped: ".len()..].to_string()))
-            }
-            m => marks.push(parse_mark(m)?),
+        let first = end.is_complete() && marks.is_empty();
+        match parse_end(inner).filter(|_| first) {
+            Some(e) => end = e,
+            None => marks.push(Mark::parse(inner)?),
         }
     }
-    Some((flag, marks))
-}
-
-/// A number as a mark prints it (`48`, `0.4`).
-fn mark_number(s: &str) -> Option<f64> {
-    let ok = !s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || c == '.');
-    ok.then(|| s.parse().ok()).flatten()
-}
-
-/// One load or cache mark, as `text::mark_text` prints it.
-fn parse_mark(m: &str) -> Option<Mark> {
-    if let Some(r) = m.strip_prefix("busy: other processes used ") {
-        let n = mark_number(r.strip_suffix(" % of a CPU")?)?;
-        return Some(Mark::Busy {
-            others_cpu_percent: n,
-            others_percent_of_needed: 0.0,
-        });
-    }
-    if let Some(r) = m.strip_prefix("steal ") {
-        return Some(Mark::Steal {
-            percent: mark_number(r.strip_suffix(" %")?)?,
-        });
-    }
-    if let Some(r) = m.strip_prefix("other I/O on ") {
-        let (device, n) = r.rsplit_once(": ")?;
-        return Some(Mark::OtherIo {
-            device: device.to_string(),
-            percent: mark_number(n.strip_suffix(" %")?)?,
-        });
-    }
-    if let Some(r) = m.strip_prefix("throttled ") {
-        return Some(Mark::Throttled {
-            percent: mark_number(r.strip_suffix(" %: cgroup CPU quota")?)?,
-        });
-    }
-    if let Some(r) = m.strip_prefix("cached: ") {
-        let (devices, r) = r.rsplit_once(" saw ")?;
-        let (n, what) = r.split_once(" % of these ")?;
-        return Some(Mark::Cached {
-            devices: devices.to_string(),
-            percent: mark_number(n)?,
-            reads: match what {
-                "reads" => true,
-                "writes" => false,
-                _ => return None,
-            },
-        });
-    }
-    None
+    Some((end, marks))
 }
 
 /// The errno the engine names `name` (`EIO`), if it is one it names.
 fn errno_of_name(name: &str) -> Option<i32> {
     (1..200).find(|&e| crate::dd_io::errno_name(e) == name)
-}
-
-/// Art that draws the tree: in UTF-8 (`├─`, `└─`, `│ `) or ASCII (`|-`,
-/// `` `- ``, `| `) locales.
-const BRANCHES: [&str; 4] = ["├─", "└─", "|-", "`-"];
-const SPACERS: [&str; 3] = ["│ ", "| ", "  "];
-
-/// Splits the art off a NAME cell: (depth, name).
-fn strip_art(cell: &str) -> (usize, &str) {
-    let mut depth = 0;
-    let mut rest = cell;
-    'outer: loop {
-        for s in SPACERS {
-            if let Some(r) = rest.strip_prefix(s) {
-                rest = r;
-                depth += 1;
-                continue 'outer;
-            }
-        }
-        break;
-    }
-    for b in BRANCHES {
-        if let Some(r) = rest.strip_prefix(b) {
-            return (depth + 1, r);
-        }
-    }
-    // Whitespace-collapsed art: `│ └─sda` became `│ └─sda` with single
-    // spaces; lone `│`/`|` tokens still count.
-    let trimmed = rest.trim_start_matches(['│', '|', ' ']);
-    if trimmed.len() != rest.len() {
-        let (d, name) = strip_art(trimmed);
-        return (depth + d, name);
-    }
-    (depth, rest)
-}
-
-/// `[ Storage device stack ]` from its printed lines (header first).
-///
-/// A stack is kept only if it draws back into lines that read as the same
-/// stack: art this reader misunderstands (a garbled paste) is refused
-/// rather than redrawn as another tree.
-pub fn stack_from_lines(lines: &[String]) -> Result<Stack, String> {
-    let stack = parse_stack(lines)?;
-    match parse_stack(&crate::report::text::stack_lines(&stack)) {
-        Ok(again) if again == stack => Ok(stack),
-        _ => Err(format!(
-            "expected a device tree as lsblk draws it, found {:?}",
-            lines.get(1).map_or("", String::as_str)
-        )),
-    }
-}
-
-fn parse_stack(lines: &[String]) -> Result<Stack, String> {
-    let Some(header) = lines.first() else {
-        return Ok(Stack {
-            roots: Vec::new(),
-            notes: Vec::new(),
-        });
-    };
-    let cols: Vec<&str> = header.split_whitespace().collect();
-    if cols.first() != Some(&"NAME") {
-        return Err(format!(
-            "expected the stack's header `NAME SIZE TYPE MOUNTPOINT`, found {header:?}"
-        ));
-    }
-    let chars: Vec<char> = header.chars().collect();
-    let col = |name: &str| {
-        let h: String = chars.iter().collect();
-        h.find(name).map(|b| h[..b].chars().count())
-    };
-    let (type_at, mp_at) = (col("TYPE"), col("MOUNTPOINT"));
-    let mut flat: Vec<(usize, StackNode)> = Vec::new();
-    let mut notes = Vec::new();
-    for l in &lines[1..] {
-        if let Some(n) = l.strip_prefix(NOTES_LABEL.trim_end()) {
-            notes = n
-                .trim()
-                .split(NOTES_SEPARATOR.trim_end())
-                .map(|s| s.trim().to_string())
-                .filter(|s| !s.is_empty())
-                .collect();
-            continue;
-        }
-        let c: Vec<char> = l.chars().collect();
-        let aligned = type_at.is_some_and(|t| c.len() >= t && (t == 0 || c[t - 1] == ' '));
-        let size_blank = aligned && type_at.is_some_and(|t| t >= 2 && c[t - 2] == ' ');
-        let (left, kind, mp) = if aligned {
-            let t = type_at.unwrap_or(0);
-            let m = mp_at.unwrap_or(c.len()).min(c.len()).max(t);
-            let left: String = c[..t].iter().collect();
-            let kind: String = c[t..m].iter().collect();
-            let mp: String = c[m..].iter().collect();
-            (
-                left.trim_end().to_string(),
-                kind.trim().to_string(),
-                mp.trim_end().to_string(),
-            )
-        } else {
-            // Collapsed: NAME SIZE TYPE [MOUNTPOINT], one space apart.
-            let toks: Vec<&str> = l.split(' ').filter(|s| !s.is_empty()).collect();
-            let art = toks.iter().take_while(|t| ["│", "|"].contains(t)).count();
-            let rest = &toks[art..];
-            if rest.len() < 3 {
-                return Err(format!(
-                    "expected a stack line `NAME SIZE TYPE [MOUNTPOINT]`, found {l:?}"
-                ));
-            }
-            let left = format!("{}{} {}", "│ ".repeat(art), rest[0], rest[1]);
-            (left, rest[2].to_string(), rest[3..].join(" "))
-        };
-        // SIZE is right-aligned against TYPE: a blank there is no size.
-        let (cell, size) = match (size_blank, left.rsplit_once(' ')) {
-            (false, Some((name, size))) if !name.trim().is_empty() => {
-                (name.trim_end().to_string(), size.to_string())
-            }
-            _ => (left.trim_end().to_string(), String::new()),
-        };
-        let (depth, name) = strip_art(&cell);
-        let word = |w: &str| !w.chars().any(|c| c.is_whitespace() || c.is_control());
-        if name.is_empty()
-            || !word(name)
-            || !word(&size)
-            || !word(&kind)
-            || mp.chars().any(char::is_control)
-        {
-            return Err(format!(
-                "expected a stack line `NAME SIZE TYPE [MOUNTPOINT]`, found {l:?}"
-            ));
-        }
-        flat.push((
-            depth,
-            StackNode {
-                name: name.to_string(),
-                size,
-                kind,
-                mountpoint: mp,
-                children: Vec::new(),
-            },
-        ));
-    }
-    Ok(Stack {
-        roots: build_tree(flat),
-        notes,
-    })
-}
-
-/// Nests (depth, node) rows, in lsblk's order, into trees.
-fn build_tree(flat: Vec<(usize, StackNode)>) -> Vec<StackNode> {
-    fn take(flat: &[(usize, StackNode)], i: &mut usize, depth: usize) -> Vec<StackNode> {
-        let mut out = Vec::new();
-        while *i < flat.len() && flat[*i].0 >= depth {
-            let mut node = flat[*i].1.clone();
-            let d = flat[*i].0;
-            *i += 1;
-            node.children = take(flat, i, d + 1);
-            out.push(node);
-        }
-        out
-    }
-    let mut i = 0;
-    let mut roots = Vec::new();
-    while i < flat.len() {
-        let d = flat[i].0;
-        roots.extend(take(&flat, &mut i, d));
-    }
-    roots
 }
 
 #[cfg(test)]
@@ -1215,34 +950,6 @@ mod tests {
         assert!(!s.direct_io);
         let (_, s) = parse_bandwidth_title("Storage bandwidth - 4k blocks").unwrap();
         assert_eq!(s.device, None);
-    }
-
-    #[test]
-    fn collapsed_stack_lines_still_read() {
-        let lines: Vec<String> = [
-            "NAME SIZE TYPE MOUNTPOINT",
-            "vg0-root 200G lvm /",
-            "└─md0 3.6T raid1",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        let s = stack_from_lines(&lines).unwrap();
-        assert_eq!(s.roots.len(), 1);
-        assert_eq!(s.roots[0].mountpoint, "/");
-        assert_eq!(s.roots[0].children[0].name, "md0");
-        assert_eq!(s.roots[0].children[0].kind, "raid1");
-    }
-
-    /// Found by fuzzing: a garbled stack row read into a name with a
-    /// control character, which drew a tree of another width.
-    #[test]
-    fn stack_cells_with_controls_are_refused() {
-        let lines: Vec<String> = ["NAME   SIZE TYPE MOUNTPOINT", "sd\ra   1G disk "]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        assert!(stack_from_lines(&lines).is_err());
     }
 
     #[test]

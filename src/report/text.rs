@@ -1,7 +1,8 @@
 //! The text renderer: every piece of the text report's formatting, from a
 //! [`Report`] only (it never reads /proc or /sys).
 //!
-//! A report is a sequence of [`Item`]s in report order ([`items`]). The
+//! A report is a sequence of [`Item`]s (of [`crate::sink`]) in report
+//! order ([`items`]). The
 //! runner hands each item to a [`TextSink`] as soon as its figure is known,
 //! which writes its lines at once (the progress display erased first), with
 //! one blank line before each section title but the first; [`render`]
@@ -12,54 +13,21 @@ use std::io::{self, Write};
 
 use crate::blockdev::details::DeviceDetails;
 use crate::blockdev::DiskRow;
+use crate::conditions::{mark, Mark, StepLoad};
 use crate::cpu_loop::LoopStep;
 use crate::dd_io::LineResult;
+use crate::end::End;
 use crate::membw::DdBandwidth;
-use crate::model::{
-    BlockSize, CpuInfo, IoSetup, Original, Report, Section, Stack, StackNode, ORIGINAL_VERSION,
+pub use crate::model::forms::cpuinfo::render as cpu_info_lines;
+pub use crate::model::forms::stack::{
+    notes_line, render as stack_lines, NOTES_LABEL, NOTES_SEPARATOR,
 };
-use crate::plan::{human_bytes, human_duration, Plan};
+use crate::model::{BlockSize, IoSetup, Original, Plan, Report, Section, ORIGINAL_VERSION};
+use crate::plan::{human_bytes, human_duration};
 use crate::progress::Progress;
+use crate::sink::{Item, Output};
 use crate::sysinfo::cgroup::{CpuQuota, Hierarchy};
-use crate::sysinfo::load::Mark;
 use crate::units::dd_rate;
-
-/// One piece of the report, written as soon as it is known.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Item {
-    /// The header lines.
-    Header,
-    /// `[ CPU info ]` and its lines.
-    CpuInfo,
-    /// `[ CPU loop ]`, before its first step runs.
-    CpuLoopTitle,
-    /// One CPU loop step (index in `cpu_loop`).
-    CpuStep(usize),
-    /// `[ Memory ]` and its `Total` line.
-    MemoryTotal,
-    /// The `Bandwidth` line.
-    MemoryBandwidth,
-    /// `[ Storage info ]` and its table.
-    StorageInfo,
-    /// `[ Storage device stack ]`.
-    StorageStack,
-    /// `[ Storage bandwidth ]` with the reason it did not run.
-    StorageSkipped,
-    /// One storage bandwidth title, before its lines run.
-    BandwidthTitle(BlockSize),
-    /// One storage bandwidth line (index in `storage_bandwidth`).
-    BandwidthLine(usize),
-    /// `[ Extended: CPU ]`.
-    ExtendedCpu,
-    /// `[ Extended: Memory (DRAM, STREAM-like) ]`.
-    ExtendedMemory,
-    /// `[ Extended: Storage ]`.
-    ExtendedStorage,
-    /// `[ Plan ]` of `--dry-run`.
-    Plan,
-    /// A section kept as lines (index in `raw_sections`).
-    Raw(usize),
-}
 
 /// The items of a finished report, in report order: what the runner
 /// streams while it builds the same report.
@@ -158,7 +126,10 @@ fn body(r: &Report, item: Item) -> Vec<String> {
             .map(cpu_limit_line)
             .into_iter()
             .collect(),
-        Item::CpuStep(i) => vec![cpu_loop_line(&r.cpu_loop[i])],
+        Item::CpuStep(i) => {
+            let s = &r.cpu_loop[i];
+            vec![marked(cpu_loop_line(s), &s.marks)]
+        }
         Item::MemoryTotal => {
             let total = r.memory.as_ref().and_then(|m| m.mem_total_kib);
             let mut line = memory_total_line(total);
@@ -170,9 +141,11 @@ fn body(r: &Report, item: Item) -> Vec<String> {
             }
             vec![line]
         }
-        Item::MemoryBandwidth => vec![memory_bandwidth_line(
-            r.memory.as_ref().and_then(|m| m.dd_bandwidth.as_ref()),
-        )],
+        Item::MemoryBandwidth => {
+            let bw = r.memory.as_ref().and_then(|m| m.dd_bandwidth.as_ref());
+            let line = memory_bandwidth_line(bw.map(|b| &b.figure));
+            vec![marked(line, bw.map_or(&[], |b| &b.marks))]
+        }
         Item::StorageInfo => table_lines(r.storage_info.as_deref().unwrap_or_default()),
         Item::StorageStack => r
             .storage_stack
@@ -184,14 +157,17 @@ fn body(r: &Report, item: Item) -> Vec<String> {
             r.storage_bandwidth_skipped.as_deref().unwrap_or_default()
         )],
         Item::BandwidthTitle(_) => Vec::new(),
-        Item::BandwidthLine(i) => vec![io_line(&r.storage_bandwidth[i])],
+        Item::BandwidthLine(i) => {
+            let l = &r.storage_bandwidth[i];
+            vec![marked(io_line(l), &l.marks)]
+        }
         Item::ExtendedCpu => {
             let x = r.extended.as_ref();
             let mut v =
                 super::extended::cpu_lines(&r.cpu_loop, x.and_then(|x| x.smt_probe.as_ref()));
             v.extend(
                 x.and_then(|x| x.smt_probe_load.as_ref())
-                    .and_then(|l| load_line("SMT probe", l)),
+                    .and_then(|l| load_line("SMT probe", l, mark::Step::Cpu)),
             );
             v
         }
@@ -211,7 +187,7 @@ fn body(r: &Report, item: Item) -> Vec<String> {
                 )
                 .chain(
                     x.and_then(|x| x.dram_load.as_ref())
-                        .and_then(|l| load_line("DRAM runs", l)),
+                        .and_then(|l| load_line("DRAM runs", l, mark::Step::Memory)),
                 )
                 .collect()
         }
@@ -279,7 +255,7 @@ impl<'p, W: Write> TextSink<'p, W> {
     }
 }
 
-impl<W: Write> crate::run::Output for TextSink<'_, W> {
+impl<W: Write> Output for TextSink<'_, W> {
     fn item(&mut self, r: &Report, item: Item) -> io::Result<()> {
         self.write_item(r, item)
     }
@@ -366,45 +342,52 @@ fn original_header_lines(o: &Original, kernel: &str) -> Vec<String> {
     v
 }
 
-/// The `[ CPU info ]` lines, padded as lscpu pads them: the label column is
-/// as wide as the widest label of lscpu's whole summary, then one space.
-pub fn cpu_info_lines(info: &CpuInfo) -> Vec<String> {
-    let w = info.label_width_chars;
-    info.lines
-        .iter()
-        .map(|l| format!("{:<w$} {}", l.label, l.value))
-        .collect()
+/// How a step that did not run its whole time ended, as said between
+/// parentheses after its line: `interrupted` (Ctrl-C), `stopped: ENOSPC`
+/// (an error with its errno), `stopped`; `None` for a complete step.
+pub fn end_text(end: &End) -> Option<String> {
+    match end {
+        End::Complete => None,
+        End::Interrupted => Some("interrupted".into()),
+        End::Stopped { errno: Some(e), .. } => Some(format!(
+            "stopped: {}",
+            crate::dd_io::tempfile::errno_name(*e)
+        )),
+        End::Stopped { errno: None, .. } => Some("stopped".into()),
+    }
 }
 
-/// What a step measured for less than the loop delay says after its line.
-const INTERRUPTED: &str = " (interrupted)";
+/// `line`, then ` (interrupted)` or ` (stopped: EIO)` when the step ended
+/// early.
+fn ended(mut line: String, end: &End) -> String {
+    if let Some(t) = end_text(end) {
+        line.push_str(&format!(" ({t})"));
+    }
+    line
+}
 
-/// `printf "%2d // jobs : %10d loop/job/s"` (the figure truncated), then
-/// its marks.
+/// `printf "%2d // jobs : %10d loop/job/s"` (the figure truncated), and
+/// how it ended when it did not run its whole time (its marks follow:
+/// [`marked`]).
 pub fn cpu_loop_line(step: &LoopStep) -> String {
-    let mut line = format!(
+    let line = format!(
         "{:2} // jobs : {:10} loop/job/s",
         step.jobs,
         step.loops_per_s_mean.max(0.0) as u64
     );
-    if step.cut_short {
-        line.push_str(INTERRUPTED);
-    }
-    push_marks(&mut line, &step.marks);
-    line
+    ended(line, &step.end)
 }
 
 /// `Load      : during the SMT probe; others 3 % of a CPU, steal 0.1 %
 /// (busy: ...)`: an extended measurement's load, and its marks.
-fn load_line(what: &str, l: &crate::sysinfo::load::StepLoad) -> Option<String> {
+fn load_line(what: &str, l: &StepLoad, step: mark::Step) -> Option<String> {
     let words = super::extended::load_words(l);
     if words.is_empty() {
         // Nothing was read (a probe with nothing to run): no line.
         return None;
     }
-    let mut s = format!("Load      : during the {what}{words}");
-    push_marks(&mut s, &l.marks());
-    Some(s)
+    let s = format!("Load      : during the {what}{words}");
+    Some(marked(s, &mark::marks(step, Some(l), None)))
 }
 
 /// `Limited to 1 CPU by the cgroup quota (cpu.max 100000 100000)`: the CPU
@@ -427,30 +410,19 @@ pub fn cpu_limit_line(q: &CpuQuota) -> String {
     )
 }
 
-/// The words of a mark, as printed between parentheses after a line.
+/// The words of a mark, as printed between parentheses after a line
+/// ([`Mark::text`]).
 pub fn mark_text(m: &Mark) -> String {
-    match m {
-        Mark::Busy {
-            others_cpu_percent, ..
-        } => format!("busy: other processes used {others_cpu_percent:.0} % of a CPU"),
-        Mark::Steal { percent } => format!("steal {percent:.0} %"),
-        Mark::OtherIo { device, percent } => format!("other I/O on {device}: {percent:.0} %"),
-        Mark::Throttled { percent } => format!("throttled {percent:.0} %: cgroup CPU quota"),
-        Mark::Cached {
-            devices,
-            percent,
-            reads,
-        } => format!(
-            "cached: {devices} saw {percent:.1} % of these {}",
-            if *reads { "reads" } else { "writes" }
-        ),
-    }
+    m.text()
 }
 
-fn push_marks(line: &mut String, marks: &[Mark]) {
+/// `line`, then each mark between parentheses: ` (busy: other processes
+/// used 48 % of a CPU) (steal 12 %)`.
+pub fn marked(mut line: String, marks: &[Mark]) -> String {
     for m in marks {
-        line.push_str(&format!(" ({})", mark_text(m)));
+        line.push_str(&format!(" ({})", m.text()));
     }
+    line
 }
 
 /// `Total    : <MemTotal kB >> 10> MB`.
@@ -461,17 +433,13 @@ pub fn memory_total_line(mem_total_kib: Option<u64>) -> String {
     }
 }
 
-/// `Bandwidth: <GNU dd's rate text>`.
+/// `Bandwidth: <GNU dd's rate text>`, and ` (interrupted)` when it was.
 pub fn memory_bandwidth_line(bw: Option<&DdBandwidth>) -> String {
     match bw {
-        Some(bw) => {
-            let mut line = format!("Bandwidth: {}", dd_rate(bw.bytes, bw.elapsed_ns));
-            if bw.cut_short {
-                line.push_str(INTERRUPTED);
-            }
-            push_marks(&mut line, &bw.marks);
-            line
-        }
+        Some(bw) => ended(
+            format!("Bandwidth: {}", dd_rate(bw.bytes, bw.elapsed_ns)),
+            &bw.end,
+        ),
         None => "Bandwidth: unavailable (see stderr)".into(),
     }
 }
@@ -497,86 +465,6 @@ pub fn table_lines(rows: &[DiskRow]) -> Vec<String> {
     }
     out
 }
-
-/// Flattens the trees into (art+name, node) rows, lsblk's order.
-fn flatten<'a>(
-    n: &'a StackNode,
-    prefix: &str,
-    branch: &str,
-    out: &mut Vec<(String, &'a StackNode)>,
-) {
-    out.push((format!("{prefix}{branch}{}", n.name), n));
-    let below = match branch {
-        "" => String::new(),
-        "├─" => format!("{prefix}│ "),
-        _ => format!("{prefix}  "),
-    };
-    for (i, c) in n.children.iter().enumerate() {
-        let b = if i + 1 == n.children.len() {
-            "└─"
-        } else {
-            "├─"
-        };
-        flatten(c, &below, b, out);
-    }
-}
-
-/// The `[ Storage device stack ]` lines, as
-/// `lsblk -s -o NAME,SIZE,TYPE,MOUNTPOINT` prints them in a UTF-8 locale
-/// (checked byte for byte against lsblk 2.38): one space between columns,
-/// SIZE right-aligned, the last column unpadded (an empty MOUNTPOINT still
-/// leaves TYPE's padding and the separator).
-pub fn stack_lines(stack: &Stack) -> Vec<String> {
-    let mut rows = Vec::new();
-    for t in &stack.roots {
-        flatten(t, "", "", &mut rows);
-    }
-    let width = |s: &str| s.chars().count();
-    let name_w = rows.iter().map(|(n, _)| width(n)).max().unwrap_or(0).max(4);
-    let widest_size = rows.iter().map(|(_, n)| width(&n.size)).max().unwrap_or(0);
-    let size_w = match widest_size {
-        0..=3 => 4,
-        4 => 5,
-        w => w,
-    };
-    let type_w = rows
-        .iter()
-        .map(|(_, n)| width(&n.kind))
-        .max()
-        .unwrap_or(0)
-        .max(4);
-    let line = |name: &str, size: &str, kind: &str, mp: &str| {
-        format!(
-            "{}{} {}{} {}{} {}",
-            name,
-            " ".repeat(name_w - width(name)),
-            " ".repeat(size_w.saturating_sub(width(size))),
-            size,
-            kind,
-            " ".repeat(type_w - width(kind)),
-            mp,
-        )
-    };
-    let mut out = vec![line("NAME", "SIZE", "TYPE", "MOUNTPOINT")];
-    out.extend(
-        rows.iter()
-            .map(|(name, n)| line(name, &n.size, &n.kind, &n.mountpoint)),
-    );
-    if !stack.notes.is_empty() {
-        out.push(notes_line(&stack.notes));
-    }
-    out
-}
-
-/// `Notes     : loop0: backed by /img; sdb1: partition of sdb`.
-pub fn notes_line(notes: &[String]) -> String {
-    format!("{NOTES_LABEL}{}", notes.join(NOTES_SEPARATOR))
-}
-
-/// The label of the line that carries the target's notes.
-pub const NOTES_LABEL: &str = "Notes     : ";
-/// What separates two notes on that line.
-pub const NOTES_SEPARATOR: &str = "; ";
 
 /// `Storage bandwidth - 4k blocks (vda)`, saying when memory or the page
 /// cache is measured instead of a device.
@@ -614,10 +502,11 @@ pub const BUFFERED_NOTE: &str = ", buffered: page cache";
 /// The report line, as the original's
 /// `printf "%-6s (%2d thread[s]): %6d MB/s  %6d IO/s  %6d µs avg. lat."`.
 /// The three figures are truncated toward zero, as the original's shell
-/// arithmetic does. A line that was cut short or stopped by an error gets
-/// a mark after it (` (interrupted)` or ` (stopped: ENOSPC)`).
+/// arithmetic does. A line that was cut short or stopped by an error says
+/// so after it (` (interrupted)` or ` (stopped: ENOSPC)`); its marks
+/// follow ([`marked`]).
 pub fn io_line(r: &LineResult) -> String {
-    let mut s = format!(
+    let s = format!(
         "{:<6} ({:>2} thread[s]): {:>6} MB/s  {:>6} IO/s  {:>6} \u{b5}s avg. lat.",
         r.direction.label(),
         r.jobs,
@@ -625,18 +514,7 @@ pub fn io_line(r: &LineResult) -> String {
         r.iops as u64,
         r.lat_mean_us as u64
     );
-    if let Some(errno) = r.error_errno {
-        s.push_str(&format!(
-            " (stopped: {})",
-            crate::dd_io::tempfile::errno_name(errno)
-        ));
-    } else if r.error.is_some() {
-        s.push_str(" (stopped)");
-    } else if r.cut_short {
-        s.push_str(INTERRUPTED);
-    }
-    push_marks(&mut s, &r.marks);
-    s
+    ended(s, &r.end)
 }
 
 /// One line of device details for the extended report.
@@ -758,21 +636,19 @@ pub fn plan_lines(p: &Plan, r: &Report) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::conditions::Measured;
     use crate::dd_io::Direction;
-    use crate::model::{CpuInfoLine, Memory};
+    use crate::model::{CpuInfo, CpuInfoLine, CpuStep, Memory};
 
-    fn step(jobs: u32, rate: f64) -> LoopStep {
-        LoopStep {
+    fn step(jobs: u32, rate: f64) -> CpuStep {
+        Measured::plain(LoopStep {
             jobs,
             loops_per_s_each: vec![rate; jobs as usize],
             loops_per_s_mean: rate,
             elapsed_ns: 1,
             samples: Default::default(),
-            cut_short: false,
-            conditions: None,
-            load: None,
-            marks: Vec::new(),
-        }
+            end: End::Complete,
+        })
     }
 
     #[test]
@@ -794,9 +670,7 @@ mod tests {
             bytes: 30_900_000_000,
             elapsed_ns: 1_000_000_001,
             samples: Default::default(),
-            cut_short: false,
-            load: None,
-            marks: Vec::new(),
+            end: End::Complete,
         };
         assert_eq!(memory_bandwidth_line(Some(&bw)), "Bandwidth: 30.9 GB/s");
     }
@@ -821,11 +695,16 @@ mod tests {
             "Reads  (16 thread[s]):    657 MB/s     766 IO/s       2 µs avg. lat."
         );
         let mut r = line(Direction::Write, 4, 1.0, 2.0, 3.0);
-        r.cut_short = true;
+        r.end.interrupt();
         assert!(io_line(&r).ends_with("avg. lat. (interrupted)"));
-        r.error = Some("x".into());
-        r.error_errno = Some(libc::ENOSPC);
+        r.end.stop("x".into(), Some(libc::ENOSPC));
         assert!(io_line(&r).ends_with("avg. lat. (stopped: ENOSPC)"));
+        r.end = End::Stopped {
+            error: "x".into(),
+            errno: None,
+            interrupted: false,
+        };
+        assert!(io_line(&r).ends_with("avg. lat. (stopped)"));
     }
 
     #[test]
@@ -856,51 +735,35 @@ mod tests {
         );
     }
 
-    fn node(name: &str, size: &str, kind: &str, mp: &str, children: Vec<StackNode>) -> StackNode {
-        StackNode {
-            name: name.into(),
-            size: size.into(),
-            kind: kind.into(),
-            mountpoint: mp.into(),
-            children,
-        }
-    }
-
     #[test]
-    fn draws_the_luks_lvm_raid1_tree() {
-        let part = |p: &str, d: &str| {
-            node(
-                p,
-                "3.6T",
-                "part",
-                "",
-                vec![node(d, "3.6T", "disk", "", vec![])],
-            )
+    fn device_details_read_as_one_line() {
+        let mut d = DeviceDetails {
+            name: "nvme0n1".into(),
+            rotational: Some(false),
+            scheduler: Some("none".into()),
+            nr_requests: Some(1023),
+            logical_block_size_bytes: Some(512),
+            physical_block_size_bytes: Some(4096),
+            write_cache: Some("write back".into()),
+            hw_queues: Some(4),
         };
-        let md = node(
-            "md0",
-            "3.6T",
-            "raid1",
-            "",
-            vec![part("sda1", "sda"), part("sdb1", "sdb")],
-        );
-        let lvm = node("vg0-root", "200G", "lvm", "", vec![md]);
-        let root = node("cryptroot", "200G", "crypt", "/", vec![lvm]);
         assert_eq!(
-            stack_lines(&Stack {
-                roots: vec![root],
-                notes: Vec::new()
-            }),
-            vec![
-                "NAME         SIZE TYPE  MOUNTPOINT",
-                "cryptroot    200G crypt /",
-                "└─vg0-root   200G lvm   ",
-                "  └─md0      3.6T raid1 ",
-                "    ├─sda1   3.6T part  ",
-                "    │ └─sda  3.6T disk  ",
-                "    └─sdb1   3.6T part  ",
-                "      └─sdb  3.6T disk  ",
-            ]
+            device_details_line(&d),
+            "nvme0n1: non-rotational, scheduler none, nr_requests 1023, blocks 512/4096 B (logical/physical), write cache write back, 4 hw queue(s)"
+        );
+        d = DeviceDetails {
+            name: "sdz".into(),
+            rotational: None,
+            scheduler: None,
+            nr_requests: None,
+            logical_block_size_bytes: None,
+            physical_block_size_bytes: None,
+            write_cache: None,
+            hw_queues: None,
+        };
+        assert_eq!(
+            device_details_line(&d),
+            "sdz: rotational ?, scheduler ?, nr_requests ?, blocks ?/? B (logical/physical), write cache ?, ? hw queue(s)"
         );
     }
 

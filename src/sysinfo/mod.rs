@@ -1,13 +1,15 @@
 //! Facts about the host read from `/proc` and `/sys`: the kernel (what
-//! `uname -a` prints), memory (`/proc/meminfo`), the CPUs this process may
+//! `uname -a` prints), memory ([`meminfo`]), the CPUs this process may
 //! run on, and, in [`cpu`], the lscpu-identical CPU summary; [`cgroup`]:
-//! the cgroup CPU quota and memory limit; [`load`]: how busy the host was
-//! during a step.
+//! the cgroup CPU quota and memory limit; [`procstat`]: the CPU times of
+//! `/proc/stat` and the CPUs' clocks.
 
 pub mod cgroup;
 pub mod cpu;
-pub mod load;
+pub mod meminfo;
 pub mod procstat;
+
+pub use meminfo::{parse_meminfo, read_meminfo, Meminfo};
 
 use crate::Sysroot;
 
@@ -91,23 +93,8 @@ pub fn parse_proc_version(text: &str) -> Option<(String, String, String)> {
         if !rest.starts_with('(') {
             break;
         }
-        let mut depth = 0usize;
-        let mut end = None;
-        for (i, c) in rest.char_indices() {
-            match c {
-                '(' => depth += 1,
-                ')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        end = Some(i);
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        match end {
-            Some(i) => rest = &rest[i + 1..],
+        match crate::textutil::paren_group(rest) {
+            Some((_, after)) => rest = after,
             // Unbalanced: the version is whatever starts with '#'.
             None => {
                 rest = rest.find(" #").map_or("", |i| &rest[i + 1..]);
@@ -183,100 +170,94 @@ fn from_files(sys: &Sysroot) -> Uname {
     }
 }
 
-/// `MemTotal` of `/proc/meminfo`, in kB (the kernel's kB are KiB).
-pub fn parse_meminfo_total_kib(text: &str) -> Option<u64> {
-    text.lines().find_map(|l| {
-        let rest = l.strip_prefix("MemTotal:")?;
-        let mut words = rest.split_whitespace();
-        let n = words.next()?.parse().ok()?;
-        match words.next() {
-            None | Some("kB") => Some(n),
-            Some(_) => None,
-        }
-    })
-}
-
 /// Reads `MemTotal` (kB) from the sysroot's `/proc/meminfo`.
 pub fn mem_total_kib(sys: &Sysroot) -> anyhow::Result<u64> {
-    let path = sys.path("/proc/meminfo");
-    let text = sys
-        .read_to_string("/proc/meminfo")
-        .map_err(|e| anyhow::anyhow!("{e} (is /proc mounted? mount -t proc proc /proc)"))?;
-    parse_meminfo_total_kib(&text)
-        .ok_or_else(|| anyhow::anyhow!("{}: no MemTotal line", path.display()))
+    read_meminfo(sys)?
+        .mem_total_kib
+        .ok_or_else(|| anyhow::anyhow!("{}: no MemTotal line", sys.path("/proc/meminfo").display()))
 }
 
-/// Parses a kernel CPU list such as `0-3,8-11` into CPU numbers; `None` on
-/// malformed text. Ranges are capped at 65536 CPUs.
-pub fn parse_cpu_list(text: &str) -> Option<Vec<u32>> {
-    let mut out = Vec::new();
-    let t = text.trim();
-    if t.is_empty() {
-        return Some(out);
-    }
-    for part in t.split(',') {
-        let (a, b) = match part.split_once('-') {
-            Some((a, b)) => (a.trim().parse::<u32>().ok()?, b.trim().parse::<u32>().ok()?),
-            None => {
-                let n = part.trim().parse::<u32>().ok()?;
-                (n, n)
-            }
-        };
-        if b < a || b >= 65_536 {
-            return None;
-        }
-        out.extend(a..=b);
-    }
-    Some(out)
+/// The upper bound of CPU numbers read from a kernel CPU list here (the
+/// kernel's NR_CPUS is at most 8192 today).
+const MAX_CPUS: usize = 65_536;
+
+/// The CPU numbers of a kernel CPU list file (`0-3,8-11\n`), through
+/// lscpu's reader ([`cpu::parse_cpu_list`]); `None` when malformed or
+/// empty.
+pub fn cpu_numbers(text: &str) -> Option<Vec<u32>> {
+    let set = cpu::parse_cpu_list(text.trim(), MAX_CPUS)?;
+    let v: Vec<u32> = set.iter().map(|c| c as u32).collect();
+    (!v.is_empty()).then_some(v)
 }
 
-/// How many CPUs this process may run on: its affinity mask when live,
-/// the `online` list of a dump, at least 1.
-pub fn usable_cpus(sys: &Sysroot) -> usize {
+/// The CPUs this process may run on: its affinity mask when live, else
+/// the `online` list (of the dump, or of the live system when the mask
+/// cannot be read), else as many CPUs as the standard library counts
+/// (`0..n`); never empty.
+pub fn usable_cpu_list(sys: &Sysroot) -> Vec<u32> {
     if sys.is_live() {
         if let Ok(set) = nix::sched::sched_getaffinity(nix::unistd::Pid::from_raw(0)) {
-            let n = (0..nix::sched::CpuSet::count())
+            let v: Vec<u32> = (0..nix::sched::CpuSet::count())
                 .filter(|&i| set.is_set(i).unwrap_or(false))
-                .count();
-            if n > 0 {
-                return n;
+                .map(|i| i as u32)
+                .collect();
+            if !v.is_empty() {
+                return v;
             }
         }
-        return std::thread::available_parallelism().map_or(1, |n| n.get());
     }
-    sys.read_to_string("/sys/devices/system/cpu/online")
+    if let Some(v) = sys
+        .read_to_string("/sys/devices/system/cpu/online")
         .ok()
-        .and_then(|t| parse_cpu_list(&t))
-        .map_or(1, |v| v.len().max(1))
+        .and_then(|t| cpu_numbers(&t))
+    {
+        return v;
+    }
+    let n = if sys.is_live() {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        1
+    };
+    (0..n as u32).collect()
+}
+
+/// How many CPUs this process may run on ([`usable_cpu_list`]), at least 1.
+pub fn usable_cpus(sys: &Sysroot) -> usize {
+    usable_cpu_list(sys).len()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const MEMINFO_X86: &str = "MemTotal:       24683584 kB\nMemFree:        23012344 kB\nMemAvailable:   23864520 kB\nBuffers:           52424 kB\n";
-
     #[test]
-    fn meminfo_total_from_a_real_excerpt() {
-        assert_eq!(parse_meminfo_total_kib(MEMINFO_X86), Some(24_683_584));
-        assert_eq!(24_683_584u64 >> 10, 24_105);
+    fn cpu_numbers_of_online_lists() {
+        // /sys/devices/system/cpu/online of this VM, of a 2-socket host
+        // with CPUs 2-3 offline, of a one-CPU guest.
+        assert_eq!(cpu_numbers("0-1\n"), Some(vec![0, 1]));
+        assert_eq!(cpu_numbers("0-1,4-7\n"), Some(vec![0, 1, 4, 5, 6, 7]));
+        assert_eq!(cpu_numbers("0\n"), Some(vec![0]));
+        assert_eq!(cpu_numbers("0,2-3,7"), Some(vec![0, 2, 3, 7]));
+        assert_eq!(cpu_numbers(""), None);
+        assert_eq!(cpu_numbers("\n"), None);
+        assert_eq!(cpu_numbers("3-1"), None);
+        assert_eq!(cpu_numbers("x"), None);
+        // CPUs past the bound are dropped, as lscpu drops them.
+        assert_eq!(cpu_numbers("0,70000"), Some(vec![0]));
     }
 
     #[test]
-    fn meminfo_without_total_is_none() {
-        assert_eq!(parse_meminfo_total_kib("MemFree: 1 kB\n"), None);
-        assert_eq!(parse_meminfo_total_kib(""), None);
-        assert_eq!(parse_meminfo_total_kib("MemTotal: lots kB\n"), None);
-    }
-
-    #[test]
-    fn cpu_lists() {
-        assert_eq!(parse_cpu_list("0-1\n"), Some(vec![0, 1]));
-        assert_eq!(parse_cpu_list("0,2-3,7"), Some(vec![0, 2, 3, 7]));
-        assert_eq!(parse_cpu_list(""), Some(vec![]));
-        assert_eq!(parse_cpu_list("3-1"), None);
-        assert_eq!(parse_cpu_list("x"), None);
-        assert_eq!(parse_cpu_list("0-4294967295"), None);
+    fn usable_cpus_of_a_dump_come_from_its_online_list() {
+        let d = tempfile::tempdir().unwrap();
+        let sys = Sysroot::new(d.path());
+        assert_eq!(usable_cpu_list(&sys), vec![0], "no list: one CPU");
+        let cpu = d.path().join("sys/devices/system/cpu");
+        std::fs::create_dir_all(&cpu).unwrap();
+        std::fs::write(cpu.join("online"), "0,2-3\n").unwrap();
+        assert_eq!(usable_cpu_list(&sys), vec![0, 2, 3]);
+        assert_eq!(usable_cpus(&sys), 3);
+        std::fs::write(cpu.join("online"), "garbage\n").unwrap();
+        assert_eq!(usable_cpus(&sys), 1);
     }
 
     #[test]

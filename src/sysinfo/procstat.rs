@@ -1,20 +1,10 @@
-//! Steal time and CPU frequency during a step (extended report).
-//!
-//! Reads the `cpu` lines of `/proc/stat` (jiffies per state: user nice
-//! system idle iowait irq softirq steal guest guest_nice; kernels before
-//! 2.6.33 lack the trailing fields, which count as 0) and the current clock
-//! of each CPU: `/sys/devices/system/cpu/cpuN/cpufreq/scaling_cur_freq`
-//! (kHz), else the `cpu MHz` lines of `/proc/cpuinfo`. A [`Sampler`] takes
-//! one sample when a step starts, cheap frequency samples while it runs
-//! (when the caller polls it), and one at the end, and returns the step's
-//! [`StepConditions`]: the share of CPU time the hypervisor stole and the
-//! mean clock. In a VM without cpufreq, `cpu MHz` is often the nominal
-//! (TSC) clock, not the real one.
-
-use std::cell::Cell;
-use std::time::{Duration, Instant};
-
-use anyhow::Context;
+//! CPU times and clocks: the `cpu` lines of `/proc/stat` (jiffies per
+//! state: user nice system idle iowait irq softirq steal guest guest_nice;
+//! kernels before 2.6.33 lack the trailing fields, which count as 0) and
+//! the current clock of each CPU:
+//! `/sys/devices/system/cpu/cpuN/cpufreq/scaling_cur_freq` (kHz), else the
+//! `cpu MHz` lines of `/proc/cpuinfo`. [`crate::conditions`] samples them
+//! around each step.
 
 use crate::Sysroot;
 
@@ -221,148 +211,6 @@ pub fn read_mhz(sys: &Sysroot, cpus: &[u32]) -> (MhzSource, Vec<(u32, f64)>) {
     }
 }
 
-/// One reading of `/proc/stat` and of the CPUs' clocks.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct CpuSample {
-    /// The `cpu` lines of `/proc/stat`.
-    pub stat: ProcStat,
-    /// Where the clocks were read.
-    pub mhz_source: MhzSource,
-    /// (CPU, MHz) of each CPU whose clock could be read.
-    pub mhz: Vec<(u32, f64)>,
-}
-
-impl CpuSample {
-    /// Reads `/proc/stat` and the clocks; the error names the path.
-    pub fn take(sys: &Sysroot) -> anyhow::Result<CpuSample> {
-        let text = sys
-            .read_to_string("/proc/stat")
-            .context("reading CPU times (is /proc mounted?)")?;
-        let stat = parse_proc_stat(&text);
-        let cpus: Vec<u32> = stat.per_cpu.iter().map(|(c, _)| *c).collect();
-        let (mhz_source, mhz) = read_mhz(sys, &cpus);
-        Ok(CpuSample {
-            stat,
-            mhz_source,
-            mhz,
-        })
-    }
-
-    /// Mean MHz over the CPUs read, `None` when none was.
-    pub fn mean_mhz(&self) -> Option<f64> {
-        mean(self.mhz.iter().map(|(_, m)| *m))
-    }
-}
-
-fn mean(it: impl Iterator<Item = f64>) -> Option<f64> {
-    let (s, n) = it.fold((0.0, 0u32), |(s, n), x| (s + x, n + 1));
-    (n > 0).then(|| s / f64::from(n))
-}
-
-/// What the CPUs went through during one step.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct StepConditions {
-    /// Share of all CPUs' time stolen by the hypervisor during the step,
-    /// in percent (aggregate `cpu` line of `/proc/stat`).
-    pub steal_percent: f64,
-    /// Mean clock of all CPUs over the samples taken during the step, in
-    /// MHz; `None` when no clock could be read.
-    pub mean_mhz: Option<f64>,
-    /// Where the clocks were read.
-    pub mhz_source: MhzSource,
-    /// Clock samples averaged into `mean_mhz`.
-    pub mhz_samples: u32,
-}
-
-/// Samples CPU times and clocks around and during one step.
-///
-/// `start` when the step starts, `poll` as often as convenient (it reads
-/// the clocks at most every [`Sampler::INTERVAL`]), `finish` when it ends.
-///
-/// `poll` takes `&self` so that it can run inside the `&dyn Fn() -> bool`
-/// stop check that [`crate::cpu_loop::run_step`] polls every 10 ms.
-#[derive(Debug)]
-pub struct Sampler {
-    sys: Sysroot,
-    first: CpuSample,
-    cpus: Vec<u32>,
-    mhz_sum: Cell<f64>,
-    mhz_count: Cell<u32>,
-    last_poll: Cell<Instant>,
-}
-
-impl Sampler {
-    /// The least time between two clock samples of [`Sampler::poll`].
-    pub const INTERVAL: Duration = Duration::from_millis(500);
-
-    /// Takes the first sample.
-    pub fn start(sys: &Sysroot) -> anyhow::Result<Sampler> {
-        let first = CpuSample::take(sys)?;
-        let cpus = first.stat.per_cpu.iter().map(|(c, _)| *c).collect();
-        let s = Sampler {
-            sys: sys.clone(),
-            first,
-            cpus,
-            mhz_sum: Cell::new(0.0),
-            mhz_count: Cell::new(0),
-            last_poll: Cell::new(Instant::now()),
-        };
-        if let Some(m) = s.first.mean_mhz() {
-            s.add(m);
-        }
-        Ok(s)
-    }
-
-    fn add(&self, mhz: f64) {
-        self.mhz_sum.set(self.mhz_sum.get() + mhz);
-        self.mhz_count.set(self.mhz_count.get() + 1);
-    }
-
-    /// Reads the clocks if [`Sampler::INTERVAL`] passed since the last
-    /// sample (a couple of small files); otherwise does nothing.
-    pub fn poll(&self) {
-        if self.last_poll.get().elapsed() < Self::INTERVAL {
-            return;
-        }
-        self.last_poll.set(Instant::now());
-        let (_, mhz) = read_mhz(&self.sys, &self.cpus);
-        if let Some(m) = mean(mhz.iter().map(|(_, m)| *m)) {
-            self.add(m);
-        }
-    }
-
-    /// Takes the last sample and returns the step's conditions.
-    pub fn finish(self) -> anyhow::Result<StepConditions> {
-        let last = CpuSample::take(&self.sys)?;
-        if let Some(m) = last.mean_mhz() {
-            self.add(m);
-        }
-        let steal = match (self.first.stat.total, last.stat.total) {
-            (Some(a), Some(b)) => steal_percent(&a, &b),
-            _ => 0.0,
-        };
-        Ok(StepConditions {
-            steal_percent: steal,
-            mean_mhz: (self.mhz_count.get() > 0)
-                .then(|| self.mhz_sum.get() / f64::from(self.mhz_count.get())),
-            mhz_source: self.first.mhz_source,
-            mhz_samples: self.mhz_count.get(),
-        })
-    }
-}
-
-/// Runs `step` between a [`Sampler::start`] and [`Sampler::finish`]; the
-/// step gets the sampler to [`Sampler::poll`] from its waiting loop, e.g.
-/// `sample_during(sys, |s| run_step(2, d, &|| { s.poll(); stop_requested() }))`.
-pub fn sample_during<T>(
-    sys: &Sysroot,
-    step: impl FnOnce(&Sampler) -> T,
-) -> anyhow::Result<(T, StepConditions)> {
-    let s = Sampler::start(sys)?;
-    let out = step(&s);
-    Ok((out, s.finish()?))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -523,10 +371,9 @@ processor\t: 1\ncpu MHz\t\t: 3100.5\n\nprocessor\t: 2\n";
             Some("processor : 0\ncpu MHz : 1000\nprocessor : 1\ncpu MHz : 1000\n"),
             &[(0, "2000000\n"), (1, "3000000\n")],
         );
-        let s = CpuSample::take(&Sysroot::new(d.path())).unwrap();
-        assert_eq!(s.mhz_source, MhzSource::Cpufreq);
-        assert_eq!(s.mhz, vec![(0, 2000.0), (1, 3000.0)]);
-        assert_eq!(s.mean_mhz(), Some(2500.0));
+        let (source, mhz) = read_mhz(&Sysroot::new(d.path()), &[0, 1]);
+        assert_eq!(source, MhzSource::Cpufreq);
+        assert_eq!(mhz, vec![(0, 2000.0), (1, 3000.0)]);
     }
 
     #[test]
@@ -536,58 +383,15 @@ processor\t: 1\ncpu MHz\t\t: 3100.5\n\nprocessor\t: 2\n";
             Some("processor : 0\ncpu MHz : 1000\nprocessor : 1\ncpu MHz : 1500\n"),
             &[(0, "2000000\n")],
         );
-        let s = CpuSample::take(&Sysroot::new(d.path())).unwrap();
-        assert_eq!(s.mhz_source, MhzSource::Cpuinfo);
-        assert_eq!(s.mean_mhz(), Some(1250.0));
+        let (source, mhz) = read_mhz(&Sysroot::new(d.path()), &[0, 1]);
+        assert_eq!(source, MhzSource::Cpuinfo);
+        assert_eq!(mhz, vec![(0, 1000.0), (1, 1500.0)]);
+        // Only the CPUs asked for.
+        let (_, mhz) = read_mhz(&Sysroot::new(d.path()), &[1]);
+        assert_eq!(mhz, vec![(1, 1500.0)]);
         let d = dump(STAT_6X, None, &[]);
-        let s = CpuSample::take(&Sysroot::new(d.path())).unwrap();
-        assert_eq!(s.mhz_source, MhzSource::None);
-        assert_eq!(s.mean_mhz(), None);
-    }
-
-    #[test]
-    fn sampler_on_a_dump_measures_the_steal_between_two_readings() {
-        let d = dump(
-            "cpu 100 0 100 700 0 0 0 100 0 0\ncpu0 1 0 0 0\n",
-            None,
-            &[(0, "2400000")],
-        );
-        let sys = Sysroot::new(d.path());
-        let (v, c) = sample_during(&sys, |s| {
-            s.poll();
-            std::fs::write(
-                d.path().join("proc/stat"),
-                "cpu 150 0 150 750 0 0 0 150 0 0\ncpu0 1 0 0 0\n",
-            )
-            .unwrap();
-            7
-        })
-        .unwrap();
-        assert_eq!(v, 7);
-        assert_eq!(c.steal_percent, 25.0);
-        assert_eq!(c.mean_mhz, Some(2400.0));
-        assert_eq!(c.mhz_source, MhzSource::Cpufreq);
-        assert_eq!(c.mhz_samples, 2);
-    }
-
-    #[test]
-    fn missing_proc_stat_names_the_path() {
-        let d = tempfile::tempdir().unwrap();
-        let e = format!("{:#}", Sampler::start(&Sysroot::new(d.path())).unwrap_err());
-        assert!(e.contains("proc/stat"), "{e}");
-    }
-
-    #[test]
-    fn live_sample_is_sane() {
-        if !std::path::Path::new("/proc/stat").exists() {
-            eprintln!("skipped: no /proc/stat");
-            return;
-        }
-        let s = Sampler::start(&Sysroot::live()).unwrap();
-        let c = s.finish().unwrap();
-        assert!((0.0..=100.0).contains(&c.steal_percent), "{c:?}");
-        if let Some(m) = c.mean_mhz {
-            assert!(m > 10.0 && m < 20_000.0, "{c:?}");
-        }
+        let (source, mhz) = read_mhz(&Sysroot::new(d.path()), &[0, 1]);
+        assert_eq!(source, MhzSource::None);
+        assert!(mhz.is_empty());
     }
 }

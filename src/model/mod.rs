@@ -1,27 +1,32 @@
 //! The report model: plain typed data for a whole run, or for a report read
 //! back from text or JSON.
 //!
-//! The runner ([`crate::run`]) fills a [`Report`] section by section; the
-//! renderers ([`crate::report::text`], [`crate::report::json`]) turn it into
-//! the text report or the JSON document; the readers
-//! ([`crate::report::read`]) turn our text, our JSON and the bash original's
-//! text back into it. The JSON document *is* this model, serialized: a few
-//! parts are written in their printed form (the CPU info lines, the device
-//! stack's lines, the failed sections' names), through small serde views
-//! below. Facts that only a text report carries (the bash original's
-//! header, sections this model does not structure) are kept beside it,
-//! never in the JSON.
+//! The bottom of the report's layers: it embeds the measuring modules'
+//! data types and imports nothing that renders, reads, plans or runs. The
+//! runner fills a [`Report`] section by section; the renderers turn it
+//! into the text report or the JSON document; the readers turn our text,
+//! our JSON and the bash original's text back into it. The JSON document
+//! *is* this model, serialized: a few parts are written in their printed
+//! form (the CPU info lines, the device stack's lines, the failed
+//! sections' names), through small serde views below and the render and
+//! parse pairs of [`forms`]. Facts that only a text report carries (the
+//! bash original's header, sections this model does not structure) are
+//! kept beside it, never in the JSON.
+
+pub mod forms;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::blockdev::{Stack, StackNode};
+
 use crate::blockdev::details::DeviceDetails;
 use crate::blockdev::{DiskRow, Target};
+use crate::conditions::{Conditions, CpuConditions, LineConditions, Measured, StepLoad};
 use crate::cpu_loop::smt::SmtProbe;
 use crate::cpu_loop::LoopStep;
 use crate::dd_io::LineResult;
 use crate::membw::dram::DramBandwidth;
 use crate::membw::DdBandwidth;
-use crate::plan::Plan;
 use crate::sysinfo::cpu::CpuSummary;
 
 /// Version of the JSON document's layout: bumped (major) whenever a key
@@ -30,6 +35,16 @@ pub const SCHEMA_VERSION: u32 = 1;
 
 /// The version of the bash original whose report this port reproduces.
 pub const ORIGINAL_VERSION: &str = "1.0";
+
+/// A `[ CPU loop ]` step with its conditions (load, clock) and marks.
+pub type CpuStep = Measured<LoopStep, CpuConditions>;
+
+/// The memory `Bandwidth` step with its conditions and marks.
+pub type MemoryStep = Measured<DdBandwidth, Conditions>;
+
+/// A `[ Storage bandwidth ]` line with its conditions (load, reach) and
+/// marks.
+pub type IoLine = Measured<LineResult, LineConditions>;
 
 /// A section of the report that `--only` / `--skip` can name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -203,7 +218,7 @@ struct CpuInfoWire {
 impl From<CpuInfo> for CpuInfoWire {
     fn from(c: CpuInfo) -> Self {
         CpuInfoWire {
-            lines: crate::report::text::cpu_info_lines(&c),
+            lines: forms::cpuinfo::render(&c),
             summary: c.summary,
         }
     }
@@ -212,7 +227,7 @@ impl From<CpuInfo> for CpuInfoWire {
 impl TryFrom<CpuInfoWire> for CpuInfo {
     type Error = String;
     fn try_from(w: CpuInfoWire) -> Result<Self, String> {
-        let mut info = crate::report::read::cpu_info_from_lines(&w.lines)?;
+        let mut info = forms::cpuinfo::parse(&w.lines)?;
         info.summary = w.summary;
         Ok(info)
     }
@@ -227,7 +242,7 @@ pub struct Memory {
     /// The dd-equivalent measurement (`/dev/zero` to `/dev/null`, 1 MiB).
     /// Read back from text, it is a rate equal to the printed one (the
     /// bytes of one second).
-    pub dd_bandwidth: Option<DdBandwidth>,
+    pub dd_bandwidth: Option<MemoryStep>,
 }
 
 /// The JSON form of [`Memory`], with the printed figures beside the raw ones.
@@ -235,7 +250,7 @@ pub struct Memory {
 struct MemoryWire {
     mem_total_kib: Option<u64>,
     total_mb: Option<u64>,
-    dd_bandwidth: Option<DdBandwidth>,
+    dd_bandwidth: Option<MemoryStep>,
     dd_bandwidth_bytes_per_s: Option<f64>,
     dd_bandwidth_text: Option<String>,
 }
@@ -245,7 +260,7 @@ impl From<Memory> for MemoryWire {
         MemoryWire {
             mem_total_kib: m.mem_total_kib,
             total_mb: m.mem_total_kib.map(|k| k >> 10),
-            dd_bandwidth_bytes_per_s: m.dd_bandwidth.as_ref().map(DdBandwidth::bytes_per_s),
+            dd_bandwidth_bytes_per_s: m.dd_bandwidth.as_ref().map(|b| b.bytes_per_s()),
             dd_bandwidth_text: m
                 .dd_bandwidth
                 .as_ref()
@@ -264,43 +279,22 @@ impl From<MemoryWire> for Memory {
     }
 }
 
-/// One device of the `[ Storage device stack ]` tree, as lsblk shows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StackNode {
-    /// NAME: the dm name for dm devices, else the kernel name.
-    pub name: String,
-    /// SIZE text (`3.6T`), empty when unreadable.
-    pub size: String,
-    /// TYPE (`disk`, `part`, `lvm`, `crypt`, `raid1`, `loop`...).
-    pub kind: String,
-    /// MOUNTPOINT, possibly empty.
-    pub mountpoint: String,
-    /// The devices under this one (slaves; a partition's disk).
-    pub children: Vec<StackNode>,
-}
+/// `[ Storage device stack ]` in the JSON: its printed lines
+/// ([`forms::stack`]), `null` when there is none.
+mod stack_lines {
+    use serde::{de::Error, Deserialize, Deserializer, Serialize, Serializer};
 
-/// `[ Storage device stack ]`: one tree per member device holding the
-/// filesystem, from the device down to the disks. In the JSON: the lines.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(into = "Vec<String>", try_from = "Vec<String>")]
-pub struct Stack {
-    /// The trees, in lsblk's order.
-    pub roots: Vec<StackNode>,
-    /// What the tree does not show (a loop device's backing file, the dm
-    /// names, md levels), one short phrase each: `loop0: backed by /img`.
-    pub notes: Vec<String>,
-}
+    use super::{forms, Stack};
 
-impl From<Stack> for Vec<String> {
-    fn from(s: Stack) -> Self {
-        crate::report::text::stack_lines(&s)
+    pub fn serialize<S: Serializer>(stack: &Option<Stack>, s: S) -> Result<S::Ok, S::Error> {
+        stack.as_ref().map(forms::stack::render).serialize(s)
     }
-}
 
-impl TryFrom<Vec<String>> for Stack {
-    type Error = String;
-    fn try_from(lines: Vec<String>) -> Result<Self, String> {
-        crate::report::read::stack_from_lines(&lines)
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Stack>, D::Error> {
+        Option::<Vec<String>>::deserialize(d)?
+            .map(|lines| forms::stack::parse(&lines))
+            .transpose()
+            .map_err(D::Error::custom)
     }
 }
 
@@ -334,10 +328,61 @@ pub struct Extended {
     pub device_details: Vec<DeviceDetails>,
     /// What else the host did during the SMT probe.
     #[serde(default)]
-    pub smt_probe_load: Option<crate::sysinfo::load::StepLoad>,
+    pub smt_probe_load: Option<StepLoad>,
     /// What else the host did during the DRAM runs.
     #[serde(default)]
-    pub dram_load: Option<crate::sysinfo::load::StepLoad>,
+    pub dram_load: Option<StepLoad>,
+}
+
+/// `[ Plan ]` of `--dry-run`: what a full run would do (computed by
+/// `crate::plan`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Plan {
+    /// The benchmark directory, as given.
+    pub dir: String,
+    /// Its mount point, filesystem type and source, when resolved.
+    pub mount_point: Option<String>,
+    /// Filesystem type (`ext4`).
+    pub fs_type: Option<String>,
+    /// Mount source (`/dev/vda`).
+    pub source: Option<String>,
+    /// The name used in the bandwidth titles.
+    pub devices_display: Option<String>,
+    /// Bytes available to an unprivileged user at plan time.
+    pub free_bytes: Option<u64>,
+    /// Upper bound of the temporary file in bytes (`--max-size` and half the
+    /// free space); `None` when the free space is unknown.
+    pub file_bytes_max: Option<u64>,
+    /// Why the storage bandwidth sections would be skipped, if they would.
+    pub skip_reason: Option<String>,
+    /// Whether O_DIRECT is expected to work, in words.
+    pub direct_io: String,
+    /// Estimated wall time of the full report for this loop delay.
+    pub estimated_run_s: f64,
+    /// Number of timed steps that make up the estimate.
+    pub timed_steps: u32,
+    /// Memory the `-x` DRAM test would use (three arrays), bytes.
+    pub dram_bytes: Option<u64>,
+    /// What the device names do not show (partition of which disk, dm
+    /// name, md level, loop backing file, overlay upper directory).
+    #[serde(default)]
+    pub notes: Vec<String>,
+    /// When the figures may come from a cache rather than the device
+    /// (FUSE, a network filesystem, ext4 `data=journal`, memory), why.
+    #[serde(default)]
+    pub cache_caveat: Option<String>,
+    /// True when the cgroup's memory headroom bounds the DRAM arrays.
+    #[serde(default)]
+    pub dram_bounded_by_cgroup: bool,
+    /// The `--max-size` in force, bytes.
+    #[serde(default)]
+    pub max_size_bytes: u64,
+    /// Number of storage bandwidth lines the run would have.
+    #[serde(default)]
+    pub io_lines: u32,
+    /// The rest before each storage line, seconds.
+    #[serde(default)]
+    pub io_rest_s: f64,
 }
 
 /// A section that could not run, and why (the exit status is 1 when there
@@ -440,18 +485,19 @@ pub struct Report {
     /// `[ CPU info ]`.
     pub cpu_info: Option<CpuInfo>,
     /// `[ CPU loop ]` steps.
-    pub cpu_loop: Vec<LoopStep>,
+    pub cpu_loop: Vec<CpuStep>,
     /// `[ Memory ]`.
     pub memory: Option<Memory>,
     /// `[ Storage info ]` rows.
     pub storage_info: Option<Vec<DiskRow>>,
     /// `[ Storage device stack ]`, when the device is stacked.
+    #[serde(default, with = "stack_lines")]
     pub storage_stack: Option<Stack>,
     /// What the storage bandwidth titles say, once they ran.
     #[serde(default)]
     pub storage_io: Option<IoSetup>,
     /// `[ Storage bandwidth ]` lines, 4k then 1M.
-    pub storage_bandwidth: Vec<LineResult>,
+    pub storage_bandwidth: Vec<IoLine>,
     /// Why the storage bandwidth sections did not run, or stopped early.
     pub storage_bandwidth_skipped: Option<String>,
     /// `[ Plan ]` of `--dry-run`.
@@ -521,7 +567,7 @@ impl Report {
     }
 
     /// The storage lines of one block size, in order.
-    pub fn lines_of(&self, bs: BlockSize) -> impl Iterator<Item = &LineResult> {
+    pub fn lines_of(&self, bs: BlockSize) -> impl Iterator<Item = &IoLine> {
         self.storage_bandwidth
             .iter()
             .filter(move |l| l.block_size_bytes == bs.bytes())

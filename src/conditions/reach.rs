@@ -19,17 +19,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::blockstat::DeviceDelta;
-use super::line::{Direction, LineResult};
+use super::mark::CACHED_BELOW_PERCENT;
+use crate::blockdev::BlockStat;
 use crate::blockdev::DeviceLayout;
-
-/// A line whose devices saw less than this share of its bytes is marked
-/// [`Verdict::Cached`]. Healthy direct I/O measures 100 % or more (journal
-/// and metadata add to it; the root tests see at least 90 % on a loop
-/// ext4) and a page-cache-served line a few percent at most (0 % for reads
-/// through bindfs, 0.4 % in the report of issue 18). Half sits far from
-/// both; below it, most of the figure is the cache's.
-pub const CACHED_BELOW_PERCENT: f64 = 50.0;
+use crate::dd_io::{DeviceDelta, Direction, LineResult};
 
 /// The outcome of the check.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -71,24 +64,6 @@ pub struct Reach {
     pub device_share_percent: Option<f64>,
     /// The verdict.
     pub verdict: Verdict,
-}
-
-impl Reach {
-    /// The mark of a cached line (rendered `(cached: vda saw 0.4 % of
-    /// these reads)`); `None` unless cached.
-    pub fn mark(&self) -> Option<crate::sysinfo::load::Mark> {
-        let Verdict::Cached {
-            device_share_percent,
-        } = self.verdict
-        else {
-            return None;
-        };
-        Some(crate::sysinfo::load::Mark::Cached {
-            devices: self.devices.join("+"),
-            percent: device_share_percent,
-            reads: self.direction == Direction::Read,
-        })
-    }
 }
 
 /// Checks one engine line against its devices' counters.
@@ -158,9 +133,9 @@ pub fn judge(
 fn counted<'a>(
     deltas: &'a [DeviceDelta],
     layout: &DeviceLayout,
-) -> Option<Vec<(String, &'a super::DeviceStatDelta, f64)>> {
+) -> Option<Vec<(String, &'a BlockStat, f64)>> {
     let find = |name: &str| deltas.iter().find(|d| d.device == name);
-    let mut out: Vec<(String, &super::DeviceStatDelta, f64)> = Vec::new();
+    let mut out: Vec<(String, &BlockStat, f64)> = Vec::new();
     for leaf in &layout.leaves {
         let has_partition_leaf = layout
             .leaves
@@ -184,13 +159,13 @@ fn counted<'a>(
 mod tests {
     use super::*;
     use crate::blockdev::LayoutLeaf;
-    use crate::dd_io::DeviceStatDelta;
+    use crate::conditions::Mark;
 
     // A MiB, so that byte counts are whole sectors.
     const MB: u64 = 1 << 20;
 
-    fn stat(read_bytes: u64, write_bytes: u64, merges: u64) -> DeviceStatDelta {
-        DeviceStatDelta {
+    fn stat(read_bytes: u64, write_bytes: u64, merges: u64) -> BlockStat {
+        BlockStat {
             read_ios: read_bytes / 4096,
             read_merges: merges,
             read_sectors: read_bytes / 512,
@@ -237,7 +212,7 @@ mod tests {
         let l = layout(vec![leaf("vda", None, 1.0)]);
         let r = judge(Direction::Read, 100 * MB, &[dd("vda", 100 * MB, 0)], &l);
         assert_eq!(r.verdict, Verdict::Reached);
-        assert_eq!(r.mark(), None);
+        assert_eq!(Mark::cached(&r), None);
         assert_eq!(r.device_bytes, Some(100 * MB));
         assert_eq!(r.devices, vec!["vda"]);
         assert!((share(&r) - 100.0).abs() < 0.01);
@@ -246,7 +221,7 @@ mod tests {
     #[test]
     fn page_cache_reads_are_cached_with_their_share() {
         let l = layout(vec![leaf("vda", None, 1.0)]);
-        // Issue 18: 6,960 MB read, vda counted 27 MB.
+        // A real report's reads: 6,960 MB read, vda counted 27 MB.
         let r = judge(Direction::Read, 6_960 * MB, &[dd("vda", 27 * MB, 0)], &l);
         let Verdict::Cached {
             device_share_percent,
@@ -256,7 +231,7 @@ mod tests {
         };
         assert!((device_share_percent - 0.388).abs() < 0.01, "{r:?}");
         assert_eq!(
-            r.mark().map(|m| crate::report::text::mark_text(&m)),
+            Mark::cached(&r).map(|m| m.text()),
             Some("cached: vda saw 0.4 % of these reads".to_string())
         );
         // Only our direction counts: heavy writes do not hide cached reads.

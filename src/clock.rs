@@ -1,0 +1,26 @@
+//! The wall clock of a run: when it started, in seconds since the Unix
+//! epoch. Measuring lives here, not in a renderer; how a timestamp reads
+//! (RFC 3339 in the JSON, minutes in the text's header) is the renderers'.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Now, in whole seconds since the Unix epoch (0 on a clock set before it).
+pub fn unix_now_s() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The clock is read, not made up: after 2024-01-01 and moving.
+    #[test]
+    fn the_clock_reads_now() {
+        let a = unix_now_s();
+        assert!(a > 1_704_067_200, "{a}");
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+        assert!(unix_now_s() > a);
+    }
+}

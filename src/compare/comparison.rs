@@ -1,0 +1,258 @@
+//! The comparison as data: every report's facts lined up by key, the first
+//! report being the reference, with a verdict in every cell.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::facts::{facts, Better, Fact};
+use super::fleet::{fleet_table, FleetTable};
+use super::load::Input;
+use super::verdict::{ratio, verdict, Verdict};
+
+/// Version of the `--json` comparison's layout.
+pub const COMPARE_SCHEMA_VERSION: u32 = 1;
+
+/// One line of the comparison.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    /// The section.
+    pub section: String,
+    /// The line's label.
+    pub label: String,
+    /// `figure` or `info`.
+    pub kind: &'static str,
+    /// For figures: which way is better.
+    pub better: Option<Better>,
+    /// For figures: the unit of `values`.
+    pub unit: Option<&'static str>,
+    /// Per report: the figure (`null` when missing or not a figure).
+    pub values: Vec<Option<f64>>,
+    /// Per report: as printed (`null` when missing).
+    pub texts: Vec<Option<String>>,
+    /// Per report: the line's marks.
+    pub marks: Vec<Vec<String>>,
+    /// Per report: the figure over the first report's (`null` when none).
+    pub ratios: Vec<Option<f64>>,
+    /// Per report: the verdict.
+    pub verdicts: Vec<Verdict>,
+}
+
+/// Who a report is, for the header of the comparison.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReportInfo {
+    /// The column's name: the host name, else the file name (made unique).
+    pub name: String,
+    /// The input as named.
+    pub file: String,
+    /// Host name, when known.
+    pub hostname: Option<String>,
+    /// `quickbench` (this port) or `bash original`.
+    pub origin: &'static str,
+    /// The loop delay, seconds, when known.
+    pub loop_delay_s: Option<f64>,
+    /// When it ran, UTC, when known.
+    pub timestamp_utc: Option<String>,
+}
+
+/// The comparison of two or more reports.
+#[derive(Debug, Clone, Serialize)]
+pub struct Comparison {
+    /// Version of this document's layout.
+    pub compare_schema_version: u32,
+    /// The reports, the first being the reference.
+    pub reports: Vec<ReportInfo>,
+    /// What makes the figures less comparable (different loop delays...).
+    pub warnings: Vec<String>,
+    /// Every line of every report, in report order.
+    pub rows: Vec<Row>,
+    /// `report: [ section ] line` for each line a report lacks.
+    pub missing: Vec<String>,
+    /// With more than two reports: the fleet table.
+    pub table: Option<FleetTable>,
+}
+
+/// Lines up `inputs`' facts and decides every verdict.
+pub fn compare(inputs: &[Input]) -> Comparison {
+    let all: Vec<Vec<Fact>> = inputs.iter().map(|i| facts(&i.report)).collect();
+    // The keys in report order: sections in the order they first appear,
+    // lines within a section in the order they first appear.
+    let mut sections: Vec<String> = Vec::new();
+    let mut keys: Vec<(usize, String, String)> = Vec::new();
+    let mut index: HashMap<(String, String), usize> = HashMap::new();
+    for fs in &all {
+        for f in fs {
+            let s = match sections.iter().position(|s| *s == f.section) {
+                Some(s) => s,
+                None => {
+                    sections.push(f.section.clone());
+                    sections.len() - 1
+                }
+            };
+            let k = (f.section.clone(), f.label.clone());
+            if let std::collections::hash_map::Entry::Vacant(e) = index.entry(k) {
+                e.insert(keys.len());
+                keys.push((s, f.section.clone(), f.label.clone()));
+            }
+        }
+    }
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    order.sort_by_key(|&i| (keys[i].0, i));
+    let by_key: Vec<HashMap<(&str, &str), &Fact>> = all
+        .iter()
+        .map(|fs| {
+            fs.iter()
+                .map(|f| ((f.section.as_str(), f.label.as_str()), f))
+                .collect()
+        })
+        .collect();
+    let reports = report_infos(inputs);
+    let mut rows = Vec::new();
+    let mut missing = Vec::new();
+    for i in order {
+        let (_, section, label) = &keys[i];
+        let cells: Vec<Option<&Fact>> = by_key
+            .iter()
+            .map(|m| m.get(&(section.as_str(), label.as_str())).copied())
+            .collect();
+        for (n, c) in cells.iter().enumerate() {
+            if c.is_none() {
+                missing.push(format!("{}: [ {section} ] {label}", reports[n].name));
+            }
+        }
+        rows.push(row(section, label, &cells));
+    }
+    let table = (inputs.len() > 2).then(|| fleet_table(inputs, &reports));
+    Comparison {
+        compare_schema_version: COMPARE_SCHEMA_VERSION,
+        warnings: warnings(inputs, &reports),
+        reports,
+        rows,
+        missing,
+        table,
+    }
+}
+
+fn report_infos(inputs: &[Input]) -> Vec<ReportInfo> {
+    let mut names: Vec<String> = inputs
+        .iter()
+        .map(|i| {
+            let h = i.report.hostname.trim();
+            if h.is_empty() || h == "unknown" {
+                file_name(&i.file)
+            } else {
+                h.to_string()
+            }
+        })
+        .collect();
+    // The same host twice (before and after): tell them apart by file.
+    let mut count: HashMap<String, usize> = HashMap::new();
+    for n in &names {
+        *count.entry(n.clone()).or_default() += 1;
+    }
+    for (n, i) in names.iter_mut().zip(inputs) {
+        if count[n.as_str()] > 1 {
+            *n = format!("{n} ({})", file_name(&i.file));
+        }
+    }
+    inputs
+        .iter()
+        .zip(names)
+        .map(|(i, name)| ReportInfo {
+            name,
+            file: i.file.clone(),
+            hostname: Some(i.report.hostname.clone()).filter(|h| !h.is_empty()),
+            origin: if i.report.original.is_some() {
+                "bash original"
+            } else {
+                "quickbench"
+            },
+            loop_delay_s: i.report.loop_delay_s,
+            timestamp_utc: i.report.timestamp_utc.clone(),
+        })
+        .collect()
+}
+
+fn file_name(file: &str) -> String {
+    if file == "-" {
+        return "stdin".into();
+    }
+    std::path::Path::new(file)
+        .file_name()
+        .map_or(file.to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+fn warnings(inputs: &[Input], reports: &[ReportInfo]) -> Vec<String> {
+    let mut w = Vec::new();
+    let delays: Vec<String> = reports
+        .iter()
+        .map(|r| {
+            r.loop_delay_s
+                .map_or("unknown".into(), |d| format!("{d} s"))
+        })
+        .collect();
+    if delays.iter().any(|d| *d != delays[0]) {
+        w.push(format!(
+            "loop delays differ ({}): a short delay gives noisier figures, and the bash original's figures depend on it",
+            reports
+                .iter()
+                .zip(&delays)
+                .map(|(r, d)| format!("{} {d}", r.name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let bash: Vec<&str> = reports
+        .iter()
+        .filter(|r| r.origin == "bash original")
+        .map(|r| r.name.as_str())
+        .collect();
+    if !bash.is_empty() && bash.len() < reports.len() {
+        w.push(format!(
+            "{} by the bash original: its CPU loop counts bash iterations (not comparable with this port's loop) and its latency column is queue time per I/O, not a latency",
+            bash.join(", ")
+        ));
+    }
+    for (i, r) in inputs.iter().zip(reports) {
+        if !i.report.failed_sections.is_empty() {
+            let names: Vec<&str> = i
+                .report
+                .failed_sections
+                .iter()
+                .map(|f| f.section.name())
+                .collect();
+            w.push(format!(
+                "{}: sections that could not run: {}",
+                r.name,
+                names.join(", ")
+            ));
+        }
+    }
+    w
+}
+
+fn row(section: &str, label: &str, cells: &[Option<&Fact>]) -> Row {
+    let first = cells.iter().flatten().next().copied();
+    let fig = first.and_then(|f| f.figure);
+    let reference = cells[0];
+    let verdicts = cells
+        .iter()
+        .enumerate()
+        .map(|(n, c)| verdict(n, reference, *c))
+        .collect();
+    Row {
+        section: section.into(),
+        label: label.into(),
+        kind: if fig.is_some() { "figure" } else { "info" },
+        better: fig.map(|f| f.0),
+        unit: fig.map(|f| f.1),
+        values: cells.iter().map(|c| c.and_then(|f| f.value)).collect(),
+        texts: cells.iter().map(|c| c.map(|f| f.text.clone())).collect(),
+        marks: cells
+            .iter()
+            .map(|c| c.map(|f| f.marks.clone()).unwrap_or_default())
+            .collect(),
+        ratios: cells.iter().map(|c| ratio(reference, *c)).collect(),
+        verdicts,
+    }
+}

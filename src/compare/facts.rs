@@ -1,0 +1,326 @@
+//! What one report says, section by section in report order: figures with
+//! their direction and unit, and information lines. Nothing here compares.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::end::End;
+use crate::model::{BlockSize, Report};
+// The report's own wording of a mark and of the CPU quota: a comparison
+// line shows them as the report printed them.
+use crate::report::text::{cpu_limit_line, end_text, mark_text};
+use crate::units::dd_rate;
+
+/// Which way a figure is better.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Better {
+    /// loops/s, GB/s, MB/s, IO/s.
+    Higher,
+    /// Latency.
+    Lower,
+}
+
+/// What one report says on one line of the comparison.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fact {
+    /// The section, as the report titles it (without a device).
+    pub section: String,
+    /// The line's label.
+    pub label: String,
+    /// `Some` for a figure: its direction and unit.
+    pub figure: Option<(Better, &'static str)>,
+    /// The figure, in its unit.
+    pub value: Option<f64>,
+    /// As printed.
+    pub text: String,
+    /// Marks of the line (`interrupted`, `stopped: EIO`, `busy: ...`), as
+    /// printed.
+    pub marks: Vec<String>,
+    /// How the line's step ended: a step that did not run its whole time
+    /// has no figure to compare.
+    pub end: End,
+    /// Why this figure cannot be compared with another report's whose
+    /// method differs (`loop v1`, `bash loop`).
+    pub method: Option<Method>,
+}
+
+/// How a figure was measured: figures measured differently never compare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// Our CPU loop, of this definition (`loop v1`).
+    Loop(u32),
+    /// The bash original's CPU loop: bash iterations.
+    BashLoop,
+    /// Our latency column: the mean completion time of one I/O.
+    CompletionLatency,
+    /// The bash original's latency column: the device's queue time (ms)
+    /// divided by its I/O count, printed as µs.
+    BashQueueTime,
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Method::Loop(v) => write!(f, "loop v{v}"),
+            Method::BashLoop => f.write_str("bash loop"),
+            Method::CompletionLatency => f.write_str("completion latency"),
+            Method::BashQueueTime => f.write_str("bash queue time"),
+        }
+    }
+}
+
+fn info(section: &str, label: impl Into<String>, text: impl Into<String>) -> Fact {
+    Fact {
+        section: section.into(),
+        label: label.into(),
+        figure: None,
+        value: None,
+        text: text.into(),
+        marks: Vec::new(),
+        end: End::Complete,
+        method: None,
+    }
+}
+
+fn figure(
+    section: &str,
+    label: impl Into<String>,
+    better: Better,
+    unit: &'static str,
+    value: f64,
+    text: String,
+) -> Fact {
+    Fact {
+        section: section.into(),
+        label: label.into(),
+        figure: Some((better, unit)),
+        value: Some(value),
+        text,
+        marks: Vec::new(),
+        end: End::Complete,
+        method: None,
+    }
+}
+
+/// The kernel text without the host name (`uname -a`'s second word),
+/// which differs on every host and has its own line.
+fn kernel_without_host(kernel: &str) -> String {
+    let mut w: Vec<&str> = kernel.split_whitespace().collect();
+    if w.len() > 2 {
+        w.remove(1);
+    }
+    w.join(" ")
+}
+
+/// What a report says, in report order.
+pub fn facts(r: &Report) -> Vec<Fact> {
+    let mut v = Vec::new();
+    let h = &r.quickbench;
+    let head = "Header";
+    let loop_method = match &r.original {
+        Some(o) => {
+            v.push(info(
+                head,
+                "Quickbench",
+                format!("bash original {}", o.version),
+            ));
+            Method::BashLoop
+        }
+        None => {
+            v.push(info(head, "Quickbench", format!("port {}", h.port_version)));
+            Method::Loop(h.loop_version)
+        }
+    };
+    v.push(info(head, "Host", r.hostname.clone()));
+    v.push(info(head, "Kernel", kernel_without_host(&h.kernel)));
+    match &r.original {
+        Some(o) => v.push(info(
+            head,
+            "Build",
+            format!(
+                "bash: {}; dd: {}",
+                o.bash.as_deref().unwrap_or("?"),
+                o.dd.as_deref().unwrap_or("?")
+            ),
+        )),
+        None => v.push(info(
+            head,
+            "Build",
+            format!(
+                "{}, {}, {}",
+                h.rustc,
+                h.target,
+                if h.static_build { "static" } else { "dynamic" }
+            ),
+        )),
+    }
+    v.push(info(head, "CPU loop", loop_method.to_string()));
+    if let Some(d) = r.loop_delay_s {
+        v.push(info(head, "Loop delay", format!("{d} s")));
+    }
+    // Reports taken under different cgroup limits are not compared blindly.
+    let limits = r.limits.as_ref();
+    if let Some(q) = limits.and_then(|l| l.cpu_quota.as_ref()) {
+        v.push(info(
+            head,
+            "CPU quota",
+            cpu_limit_line(q)
+                .trim_start_matches("Limited to ")
+                .to_string(),
+        ));
+    }
+    if let Some(m) = limits.and_then(|l| l.memory_limit_bytes) {
+        v.push(info(
+            head,
+            "Memory limit",
+            format!("{} MB (cgroup)", m >> 20),
+        ));
+    }
+    if let Some(info_) = &r.cpu_info {
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for l in &info_.lines {
+            let n = seen.entry(l.label.as_str()).or_default();
+            *n += 1;
+            let label = if *n == 1 {
+                l.label.trim_end_matches(':').to_string()
+            } else {
+                format!("{} ({})", l.label.trim_end_matches(':'), n)
+            };
+            v.push(info("CPU info", label, l.value.clone()));
+        }
+    }
+    for s in &r.cpu_loop {
+        let mut f = figure(
+            "CPU loop",
+            format!("{:2} // jobs", s.jobs),
+            Better::Higher,
+            "loop/job/s",
+            s.loops_per_s_mean.trunc(),
+            format!("{}", s.loops_per_s_mean.max(0.0) as u64),
+        );
+        f.method = Some(loop_method);
+        f.end = s.end.clone();
+        f.marks.extend(end_text(&s.end));
+        f.marks.extend(s.marks.iter().map(mark_text));
+        v.push(f);
+    }
+    if let Some(m) = &r.memory {
+        if let Some(kib) = m.mem_total_kib {
+            v.push(info("Memory", "Total", format!("{} MB", kib >> 10)));
+        }
+        if let Some(bw) = &m.dd_bandwidth {
+            let mut f = figure(
+                "Memory",
+                "Bandwidth",
+                Better::Higher,
+                "B/s",
+                bw.bytes_per_s(),
+                dd_rate(bw.bytes, bw.elapsed_ns),
+            );
+            f.end = bw.end.clone();
+            f.marks.extend(end_text(&bw.end));
+            f.marks.extend(bw.marks.iter().map(mark_text));
+            v.push(f);
+        }
+    }
+    if let Some(rows) = &r.storage_info {
+        for d in rows {
+            v.push(info(
+                "Storage info",
+                d.name.clone(),
+                format!(
+                    "{}, {} GB, queue depth {}, {}",
+                    d.bus,
+                    d.size_gib,
+                    d.queue_depth.map_or("?".into(), |q| q.to_string()),
+                    d.model.as_deref().unwrap_or("?")
+                ),
+            ));
+        }
+    }
+    if let Some(s) = &r.storage_stack {
+        let mut names = Vec::new();
+        fn walk(n: &crate::model::StackNode, out: &mut Vec<String>) {
+            out.push(format!("{} ({})", n.name, n.kind));
+            n.children.iter().for_each(|c| walk(c, out));
+        }
+        s.roots.iter().for_each(|n| walk(n, &mut names));
+        v.push(info("Storage device stack", "Devices", names.join(", ")));
+    }
+    let storage = storage_words(r);
+    if !r.storage_bandwidth.is_empty() || r.storage_bandwidth_skipped.is_some() {
+        v.push(info("Storage bandwidth", "Storage", storage));
+    }
+    if r.storage_bandwidth.is_empty() {
+        if let Some(why) = &r.storage_bandwidth_skipped {
+            v.push(info("Storage bandwidth", "Skipped", why.clone()));
+        }
+    }
+    for l in &r.storage_bandwidth {
+        let Some(bs) = BlockSize::from_bytes(l.block_size_bytes) else {
+            continue;
+        };
+        let section = format!("Storage bandwidth - {} blocks", bs.label());
+        let line = format!("{:<6} ({:>2} thread[s])", l.direction.label(), l.jobs);
+        let mut marks: Vec<String> = end_text(&l.end).into_iter().collect();
+        marks.extend(l.marks.iter().map(mark_text));
+        let figures = [
+            ("MB/s", Better::Higher, l.mb_per_s.trunc()),
+            ("IO/s", Better::Higher, l.iops.trunc()),
+            ("µs avg. lat.", Better::Lower, l.lat_mean_us.trunc()),
+        ];
+        for (unit, better, value) in figures {
+            let mut f = figure(
+                &section,
+                format!("{line} {unit}"),
+                better,
+                unit,
+                value,
+                format!("{}", value.max(0.0) as u64),
+            );
+            f.marks = marks.clone();
+            f.end = l.end.clone();
+            if better == Better::Lower {
+                f.method = Some(if r.original.is_some() {
+                    Method::BashQueueTime
+                } else {
+                    Method::CompletionLatency
+                });
+            }
+            v.push(f);
+        }
+    }
+    v
+}
+
+/// `vda (ext4)`, `dm-1`, or what is known of the storage benchmarked.
+fn storage_words(r: &Report) -> String {
+    let device = r
+        .storage_io
+        .as_ref()
+        .and_then(|s| s.device.clone())
+        .or_else(|| r.storage_target.as_ref().map(|t| t.display.clone()));
+    let fs = r.place().and_then(|(_, fd)| fd).map(|(fs, _)| fs);
+    match (device, fs) {
+        (Some(d), Some(fs)) => format!("{d} ({fs})"),
+        (Some(d), None) => d,
+        (None, Some(fs)) => format!("? ({fs})"),
+        (None, None) => "?".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kernels_compare_without_the_host_name() {
+        assert_eq!(
+            kernel_without_host("Linux vm 6.1.0 #1 SMP x86_64 GNU/Linux"),
+            "Linux 6.1.0 #1 SMP x86_64 GNU/Linux"
+        );
+    }
+}

@@ -1,0 +1,280 @@
+//! The page from hand-made comparisons: escaping, structure, no outside
+//! address; and the drawing helpers.
+
+use super::svg::{domain, esc, si, swarm, ticks, LogScale};
+use super::*;
+use crate::compare::comparison::{ReportInfo, Row};
+use crate::compare::facts::Better;
+use crate::compare::fleet::{outliers, FleetColumn, FleetRow, FleetTable};
+use crate::compare::verdict::Verdict;
+
+fn info(name: &str, file: &str) -> ReportInfo {
+    ReportInfo {
+        name: name.into(),
+        file: file.into(),
+        hostname: Some(name.into()),
+        origin: "quickbench",
+        loop_delay_s: Some(30.0),
+        timestamp_utc: Some("2026-12-03T19:41:00Z".into()),
+    }
+}
+
+const EVIL: &str = "<script>alert(1)</script>";
+
+/// Four hosts, two key figures; `slow` is an outlier on both.
+fn fleet() -> Comparison {
+    let names = ["n1", EVIL, "q\"uote's", "slow"];
+    let cpu = [400e6, 410e6, 395e6, 200e6];
+    let lat = [40.0, 41.0, 39.0, 90.0];
+    let (cpu_m, cpu_why) = outliers(&cpu.map(Some), Better::Higher);
+    let (lat_m, lat_why) = outliers(&lat.map(Some), Better::Lower);
+    let rows = (0..4)
+        .map(|n| FleetRow {
+            name: names[n].into(),
+            values: vec![Some(cpu[n]), Some(lat[n])],
+            outlier: vec![cpu_why[n].clone(), lat_why[n].clone()],
+            not_comparable: vec![false, false],
+        })
+        .collect();
+    Comparison {
+        compare_schema_version: 1,
+        reports: names
+            .iter()
+            .map(|n| info(n, &format!("reports/{n}.json")))
+            .collect(),
+        warnings: vec![format!("{EVIL}: sections that could not run: io")],
+        rows: Vec::new(),
+        missing: vec![format!("{EVIL}: [ Memory ] Total")],
+        table: Some(FleetTable {
+            columns: vec![
+                FleetColumn {
+                    name: "CPU 1 job",
+                    unit: "loop/job/s",
+                    better: Better::Higher,
+                },
+                FleetColumn {
+                    name: "4k R 1j lat",
+                    unit: "µs",
+                    better: Better::Lower,
+                },
+            ],
+            rows,
+            median: vec![cpu_m, lat_m],
+        }),
+    }
+}
+
+fn figure_row(label: &str, a: f64, b: f64, verdict: Verdict) -> Row {
+    Row {
+        section: "Storage bandwidth - 4k blocks".into(),
+        label: label.into(),
+        kind: "figure",
+        better: Some(Better::Higher),
+        unit: Some("IO/s"),
+        values: vec![Some(a), Some(b)],
+        texts: vec![Some(format!("{a}")), Some(format!("{b}"))],
+        marks: vec![Vec::new(), Vec::new()],
+        ratios: vec![
+            Some(1.0),
+            (!matches!(verdict, Verdict::NotComparable { .. })).then_some(b / a),
+        ],
+        verdicts: vec![Verdict::Reference, verdict],
+    }
+}
+
+fn pair() -> Comparison {
+    let mut host = figure_row("Host", 0.0, 0.0, Verdict::Different);
+    host.section = "Header".into();
+    host.kind = "info";
+    host.texts = vec![Some("a".into()), Some(EVIL.into())];
+    Comparison {
+        compare_schema_version: 1,
+        reports: vec![info("a", "a.txt"), info(EVIL, "<b>.json")],
+        warnings: Vec::new(),
+        rows: vec![
+            host,
+            figure_row(
+                "Writes ( 1 thread[s]) IO/s",
+                25000.0,
+                12500.0,
+                Verdict::Worse,
+            ),
+            figure_row(
+                "Reads  ( 1 thread[s]) IO/s",
+                25000.0,
+                25500.0,
+                Verdict::Equal,
+            ),
+            figure_row(
+                "Reads  ( 4 thread[s]) IO/s",
+                100000.0,
+                70000.0,
+                Verdict::NotComparable {
+                    why: "a line interrupted".into(),
+                },
+            ),
+        ],
+        missing: Vec::new(),
+        table: None,
+    }
+}
+
+/// No element or address that could run or fetch anything.
+fn assert_inert_and_offline(page: &str) {
+    let lower = page.to_lowercase();
+    for bad in [
+        "<script", "http:", "https:", "src=", "href=", "url(", "@import", "=\"//",
+    ] {
+        assert!(!lower.contains(bad), "{bad} in the page:\n{page}");
+    }
+}
+
+#[test]
+fn a_fleet_page_has_a_strip_per_key_figure_and_names_its_outliers() {
+    let c = fleet();
+    let page = html(&c);
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert!(page.ends_with("</html>\n"));
+    assert_eq!(page.matches("<svg class=\"strip\"").count(), 2);
+    assert_eq!(page.matches("<svg").count(), page.matches("</svg>").count());
+    assert!(page.contains("data-figure=\"CPU 1 job\""));
+    assert!(page.contains("data-figure=\"4k R 1j lat\""));
+    // every host is a dot on both strips (its name in the dot's title)
+    let t = c.table.as_ref().unwrap();
+    for r in &t.rows {
+        let title = format!("<title>{}: ", esc(&r.name));
+        assert_eq!(page.matches(&title).count(), 2, "{}", r.name);
+    }
+    // the median is marked on each strip
+    assert!(
+        page.contains(">median 397500000 loop/job/s</text>"),
+        "{page}"
+    );
+    assert!(page.contains(">median 40 µs</text>"), "{page}");
+    // the outlier: named beside its dot on both strips, and in the table
+    // with why, taken from the one outlier rule
+    assert_eq!(page.matches("<text class=\"oname\"").count(), 2);
+    assert!(page.contains("<text class=\"oname\" x="));
+    let why = t.rows[3].outlier[0].clone().unwrap();
+    assert!(why.starts_with("50 % below the median"), "{why}");
+    let table = page
+        .split("<table class=\"outliers\">")
+        .nth(1)
+        .and_then(|t| t.split("</table>").next())
+        .expect("an outlier table");
+    assert!(table.contains(&format!("<td>{why}</td>")), "{table}");
+    assert_eq!(table.matches("<tr><td class=\"host\">slow</td>").count(), 2);
+    assert_eq!(
+        table.matches("<tr>").count(),
+        3,
+        "a heading and two outliers"
+    );
+    assert_eq!(page.matches("<circle class=\"dot out\"").count(), 2);
+    assert_inert_and_offline(&page);
+}
+
+#[test]
+fn names_from_reports_are_inert() {
+    for page in [html(&fleet()), html(&pair())] {
+        assert_inert_and_offline(&page);
+        assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+        assert!(!page.contains("alert(1)</script>"));
+    }
+    let page = html(&fleet());
+    assert!(page.contains("q&quot;uote&#39;s"), "{page}");
+    assert!(!page.contains("q\"uote"));
+    assert!(html(&pair()).contains("&lt;b&gt;.json"));
+}
+
+#[test]
+fn a_two_report_page_has_a_bar_per_ratio_and_the_verdict_beside_it() {
+    let page = html(&pair());
+    assert_eq!(
+        page.matches("<svg class=\"bars\"").count(),
+        1,
+        "one section"
+    );
+    assert_eq!(page.matches("<rect class=\"bar ").count(), 2, "{page}");
+    assert_eq!(page.matches("<rect class=\"band\"").count(), 1);
+    assert_eq!(page.matches("<line class=\"centre\"").count(), 1);
+    assert!(page.contains("<rect class=\"bar worse\""));
+    assert!(page.contains(">x0.50 worse</text>"), "{page}");
+    assert!(page.contains(">\u{2248} x1.02</text>"), "{page}");
+    assert!(page.contains(">not comparable</text>"));
+    assert!(page.contains("Reads  ( 4 thread[s]) IO/s: not comparable: a line interrupted"));
+    assert!(page.contains("A 25000 \u{2192} B 12500 IO/s"));
+    // the hosts are named, A and B
+    assert!(page.contains("<td class=\"host\">a</td>"));
+    // a worse bar ends left of the centre line, at x0.5 on the scale
+    let bar = page.split("<rect class=\"bar worse\" x=\"").nth(1).unwrap();
+    let x: f64 = bar.split('"').next().unwrap().parse().unwrap();
+    let centre = page.split("<line class=\"centre\" x1=\"").nth(1).unwrap();
+    let centre: f64 = centre.split('"').next().unwrap().parse().unwrap();
+    assert!(x < centre - 50.0, "{x} {centre}");
+}
+
+#[test]
+fn escaping() {
+    assert_eq!(esc("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&#39;");
+    assert_eq!(esc("plain µs"), "plain µs");
+}
+
+#[test]
+fn compact_numbers() {
+    assert_eq!(si(399_999_000.0), "400M");
+    assert_eq!(si(25_000.0), "25k");
+    assert_eq!(si(3_774.0), "3.77k");
+    assert_eq!(si(30.9e9), "30.9G");
+    assert_eq!(si(40.0), "40");
+    assert_eq!(si(0.5), "0.5");
+}
+
+#[test]
+fn ticks_are_round_and_inside() {
+    assert_eq!(
+        ticks(9_382.0, 27_000.0),
+        [10_000.0, 15_000.0, 20_000.0, 25_000.0]
+    );
+    assert_eq!(
+        ticks(1.0, 1000.0),
+        [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0]
+    );
+    assert!(ticks(0.0, 10.0).is_empty());
+    assert!(ticks(5.0, 5.0).is_empty());
+}
+
+#[test]
+fn log_scales() {
+    let s = LogScale {
+        lo: 10.0,
+        hi: 1000.0,
+        x0: 0.0,
+        x1: 200.0,
+    };
+    assert_eq!(s.x(10.0), 0.0);
+    assert!((s.x(100.0) - 100.0).abs() < 1e-9);
+    assert_eq!(s.x(1000.0), 200.0);
+    assert_eq!(s.x(0.0), 0.0, "zero sits on the low edge");
+    assert_eq!(s.x(1e9), 200.0);
+    // equal hosts get a domain a factor 1.5 wide (plus margins), centred
+    let (lo, hi) = domain([100.0, 100.0], 1.5).unwrap();
+    assert!((lo * hi - 100.0 * 100.0).abs() < 1e-6);
+    assert!(hi / lo > 1.5 && hi / lo < 1.6, "{lo} {hi}");
+    assert_eq!(domain([0.0, -1.0], 1.5), None);
+}
+
+#[test]
+fn swarm_lanes_keep_dots_apart() {
+    let xs: Vec<f64> = (0..30).map(|i| 100.0 + (i % 10) as f64 * 3.0).collect();
+    let lanes = swarm(&xs, 10.0, 6);
+    for i in 0..xs.len() {
+        for j in 0..i {
+            if lanes[i] == lanes[j] {
+                assert!((xs[i] - xs[j]).abs() >= 10.0, "{i} {j} {lanes:?}");
+            }
+        }
+    }
+    assert!(lanes.iter().all(|l| l.abs() <= 6));
+    // dots far apart stay on the axis
+    assert_eq!(swarm(&[0.0, 50.0, 100.0], 10.0, 6), [0, 0, 0]);
+}

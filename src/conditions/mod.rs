@@ -1,0 +1,192 @@
+//! The conditions of a measurement: what else the host did while a step
+//! ran, and the marks a distorted figure earns.
+//!
+//! A figure drops for reasons the report must name rather than let the
+//! reader blame the hardware: other processes on the CPUs the step used,
+//! the hypervisor stealing time, the cgroup quota throttling the process,
+//! other I/O on the devices a storage line measured, a cache serving the
+//! line. The runner takes one [`Sampler`] around each step and wraps the
+//! figure the measuring module returned with what it sampled, as a
+//! [`Measured`] figure; the measuring modules know nothing of it.
+//!
+//! * [`load`]: the sampler and the CPU arithmetic (others' CPU time,
+//!   steal, cgroup throttling), as a [`StepLoad`]; [`clock`]: the CPUs'
+//!   clock during a CPU loop step, from the same sampler.
+//! * [`io`]: the I/O on each device of a storage line that was not ours.
+//! * [`reach`]: whether a storage line's bytes reached its devices.
+//! * [`mark`]: the [`Mark`]s, each with its threshold, text, parse,
+//!   explanation and the steps it applies to.
+//!
+//! Measuring code: nothing here prints.
+
+pub mod clock;
+pub mod io;
+pub mod load;
+pub mod mark;
+pub mod reach;
+
+use std::ops::Deref;
+
+use serde::{Deserialize, Serialize};
+
+pub use clock::Clock;
+pub use load::{Sample, Sampler, StepLoad};
+pub use mark::{Mark, MarkKind, Step};
+
+use reach::Reach;
+
+/// A figure with the conditions it was measured under and the marks they
+/// earned. In the JSON, one object: the figure's keys, the conditions'
+/// keys, then `marks`. It reads as its figure (`step.jobs`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Measured<F, C> {
+    /// What the measuring module returned.
+    #[serde(flatten)]
+    pub figure: F,
+    /// What the runner sampled around it.
+    #[serde(flatten)]
+    pub conditions: C,
+    /// What distorted the figure, when something did: printed after it.
+    #[serde(default)]
+    pub marks: Vec<Mark>,
+}
+
+impl<F, C: Default> Measured<F, C> {
+    /// A figure with nothing sampled around it (a stand-in, a report read
+    /// from text, a harness).
+    pub fn plain(figure: F) -> Self {
+        Measured {
+            figure,
+            conditions: C::default(),
+            marks: Vec::new(),
+        }
+    }
+}
+
+impl<F, C> Deref for Measured<F, C> {
+    type Target = F;
+    fn deref(&self) -> &F {
+        &self.figure
+    }
+}
+
+/// What the runner samples around a CPU loop step.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CpuConditions {
+    /// Steal and clock during the step (`conditions` in the JSON), when
+    /// `/proc/stat` could be read.
+    #[serde(rename = "conditions")]
+    pub clock: Option<Clock>,
+    /// Other processes, steal and cgroup throttling during the step.
+    #[serde(default)]
+    pub load: Option<StepLoad>,
+}
+
+/// What the runner samples around the dd-like memory step.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Conditions {
+    /// Other processes, steal and cgroup throttling during the step.
+    #[serde(default)]
+    pub load: Option<StepLoad>,
+}
+
+/// What the runner samples around a storage line.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LineConditions {
+    /// Other processes, steal, throttling and other I/O on the devices
+    /// during the line.
+    #[serde(default)]
+    pub load: Option<StepLoad>,
+    /// Whether our bytes reached the target's devices.
+    #[serde(default)]
+    pub reach: Option<Reach>,
+}
+
+/// `part` over `whole` in percent; 0 when `whole` is not positive.
+fn percent(part: f64, whole: f64) -> f64 {
+    if whole > 0.0 {
+        // the ratio first: part <= whole keeps it <= 1, so the share <= 100
+        100.0 * (part / whole)
+    } else {
+        0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu_loop::LoopStep;
+    use crate::dd_io::{Direction, LineResult};
+
+    /// True when `keys` appear in this order in the JSON `text`.
+    fn in_order(text: &str, keys: &[&str]) -> bool {
+        let at: Vec<Option<usize>> = keys
+            .iter()
+            .map(|k| text.find(&format!("\"{k}\":")))
+            .collect();
+        at.iter().all(Option::is_some) && at.windows(2).all(|w| w[0] < w[1])
+    }
+
+    #[test]
+    fn one_json_object_figure_then_conditions_then_marks() {
+        let step = Measured {
+            figure: LoopStep {
+                jobs: 2,
+                loops_per_s_each: vec![1.0, 3.0],
+                loops_per_s_mean: 2.0,
+                elapsed_ns: 5,
+                samples: Default::default(),
+                end: crate::end::End::Interrupted,
+            },
+            conditions: CpuConditions {
+                clock: None,
+                load: Some(StepLoad::default()),
+            },
+            marks: vec![Mark::Steal { percent: 3.0 }],
+        };
+        let text = serde_json::to_string(&step).unwrap();
+        let all = [
+            "jobs",
+            "loops_per_s_each",
+            "loops_per_s_mean",
+            "elapsed_ns",
+            "samples",
+            "sample_interval_ns",
+            "sample_summary",
+            "cut_short",
+            "conditions",
+            "load",
+            "marks",
+        ];
+        assert!(in_order(&text, &all), "{text}");
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v.as_object().unwrap().len(), all.len(), "{text}");
+        let back: Measured<LoopStep, CpuConditions> = serde_json::from_str(&text).unwrap();
+        assert_eq!(serde_json::to_string(&back).unwrap(), text);
+        assert_eq!(back.jobs, 2, "reads as its figure");
+
+        let line: Measured<LineResult, LineConditions> =
+            Measured::plain(LineResult::empty(4096, Direction::Read, 1));
+        let text = serde_json::to_string(&line).unwrap();
+        let tail = [
+            "file_size_bytes",
+            "cut_short",
+            "error",
+            "error_errno",
+            "load",
+            "reach",
+            "marks",
+        ];
+        assert!(in_order(&text, &tail), "{text}");
+        assert!(text.ends_with("\"reach\":null,\"marks\":[]}"), "{text}");
+        let v = serde_json::to_value(&line).unwrap();
+        // Older documents without the conditions' keys still read.
+        let mut o = v.as_object().unwrap().clone();
+        for gone in ["load", "reach", "marks"] {
+            o.remove(gone);
+        }
+        let old: Measured<LineResult, LineConditions> =
+            serde_json::from_value(serde_json::Value::Object(o)).unwrap();
+        assert!(old.marks.is_empty() && old.conditions == LineConditions::default());
+    }
+}

@@ -1,0 +1,618 @@
+//! `quickbench --generate KIND`: the man page and the shell completion
+//! scripts, rendered from the clap definitions of [`crate::cli`] (clap_mangen
+//! and clap_complete), so that they never drift from the options the binary
+//! parses and a single static binary can print them anywhere.
+//!
+//! The man page is clap_mangen's title, NAME, SYNOPSIS and OPTIONS, with
+//! the prose sections written here; `compare`'s synopsis, description and
+//! options come from its own definition, in a COMPARE section.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap_complete::Shell;
+use clap_mangen::roff::{bold, italic, roman, Inline, Roff};
+use clap_mangen::Man;
+
+use crate::cli::{self, Generate, ADVISED_DELAY_S, DEFAULT_DELAY_S, MIN_DELAY_S};
+use crate::model::Section;
+use crate::report::json::rfc3339_utc;
+use crate::signals;
+
+/// The program's name in the man page and the completion scripts.
+const BIN: &str = "quickbench";
+
+/// Writes `kind` to stdout; exit 0, 141 when stdout was closed early (as a
+/// report does), 1 when stdout cannot be written.
+pub fn main(kind: Generate) -> ExitCode {
+    let bytes = match render(kind) {
+        Ok(b) => b,
+        Err(e) => {
+            crate::report::stderr_line(&e);
+            return ExitCode::from(1);
+        }
+    };
+    let mut out = io::stdout().lock();
+    match out.write_all(&bytes).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+            ExitCode::from(signals::exit_code(libc::SIGPIPE) as u8)
+        }
+        Err(e) => {
+            crate::report::stderr_line(&format!(
+                "writing the {} output to stdout: {e}",
+                kind.name()
+            ));
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// The bytes `--generate kind` prints, or why it cannot (a malformed
+/// `SOURCE_DATE_EPOCH`).
+pub fn render(kind: Generate) -> Result<Vec<u8>, String> {
+    let (run, compare) = cli::definitions();
+    let shell = match kind {
+        Generate::Man => return Ok(man_page(run, compare, &man_date()?).into_bytes()),
+        Generate::CompleteBash => Shell::Bash,
+        Generate::CompleteZsh => Shell::Zsh,
+        Generate::CompleteFish => Shell::Fish,
+    };
+    // For completion, `compare` is the subcommand it is on the command
+    // line, and there is no `help` subcommand. Hidden options stay out
+    // (clap_complete would offer them). So does the loop delay: a number,
+    // nothing to complete, and the zsh script would take `compare` for it
+    // and offer the run's options after `quickbench compare`.
+    let mut cmd = completion_command(&run, BIN, |a| !a.is_hide_set() && !a.is_positional())
+        .subcommand(completion_command(&compare, "compare", |a| {
+            !a.is_hide_set()
+        }))
+        .disable_help_subcommand(true);
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut cmd, BIN, &mut out);
+    Ok(out)
+}
+
+/// `cmd` renamed `name`, with the arguments that `keep` accepts (its about
+/// and version kept).
+fn completion_command(
+    cmd: &clap::Command,
+    name: &'static str,
+    keep: impl Fn(&clap::Arg) -> bool,
+) -> clap::Command {
+    let mut c = clap::Command::new(name).args(cmd.get_arguments().filter(|a| keep(a)).cloned());
+    if let Some(about) = cmd.get_about() {
+        c = c.about(about.clone());
+    }
+    if cmd.get_version().is_some() {
+        // The derive's `version` is the package's.
+        c = c.version(env!("CARGO_PKG_VERSION"));
+    }
+    c
+}
+
+/// The man page's date, `YYYY-MM-DD`: `SOURCE_DATE_EPOCH` when set (the
+/// reproducible-builds convention, which the release packaging follows;
+/// malformed is an error, as it asks), else today (UTC).
+fn man_date() -> Result<String, String> {
+    let secs = match std::env::var("SOURCE_DATE_EPOCH") {
+        Ok(v) => v.trim().parse::<u64>().map_err(|_| {
+            format!(
+                "SOURCE_DATE_EPOCH='{v}' is not a number of seconds since 1970: \
+                 unset it or set it to e.g. $(git log -1 --format=%ct)"
+            )
+        })?,
+        Err(_) => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs()),
+    };
+    Ok(rfc3339_utc(secs)[..10].to_string())
+}
+
+/// The man page: clap_mangen's pieces of the run's and compare's
+/// definitions, and the sections that no option says.
+fn man_page(run: clap::Command, compare: clap::Command, date: &str) -> String {
+    let run = Man::new(run)
+        .title("QUICKBENCH")
+        .date(date)
+        .manual("User Commands");
+    let compare = Man::new(compare);
+    let mut out = Vec::new();
+    // Writing to a Vec cannot fail.
+    let mut put = |f: &dyn Fn(&mut dyn Write) -> io::Result<()>| f(&mut out).expect("Vec write");
+    put(&|w| run.render_title(w));
+    put(&|w| run.render_name_section(w));
+    put(&|w| run.render_synopsis_section(w));
+    put(&|w| {
+        let mut r = Roff::new();
+        r.control("br", []);
+        r.to_writer(w)?;
+        without_heading(w, |w| compare.render_synopsis_section(w))
+    });
+    put(&|w| description().to_writer(w));
+    put(&|w| run.render_options_section(w));
+    put(&|w| {
+        let mut r = Roff::new();
+        r.control("SH", ["COMPARE"]);
+        r.to_writer(w)?;
+        without_heading(w, |w| compare.render_description_section(w))?;
+        r = Roff::new();
+        r.control("PP", []);
+        r.text([
+            roman("Each "),
+            italic("REPORT"),
+            roman(" is a file, or - for standard input (once). The word "),
+            bold("compare"),
+            roman(" comes first: it is read before any loop delay, and "),
+            bold(format!("{BIN} compare --help")),
+            roman(" prints its own help. Its options:"),
+        ]);
+        r.to_writer(w)?;
+        without_heading(w, |w| compare.render_options_section(w))
+    });
+    put(&|w| prose().to_writer(w));
+    tidy(&String::from_utf8_lossy(&out))
+}
+
+/// Roff that `mandoc -T lint` passes without a remark: roff's preamble
+/// once (every clap_mangen piece starts with it), no trailing blanks, and
+/// text lines of at most [`WRAP`] bytes. In filled text a line break is a
+/// word space, so a long text line is split at a space; the tag line after
+/// `.TP` is kept whole, as are control lines.
+fn tidy(page: &str) -> String {
+    // roff's preamble: it defines the apostrophe string that text uses.
+    const PREAMBLE: [&str; 2] = [".ie \\n(.g .ds Aq \\(aq", ".el .ds Aq '"];
+    let mut out = String::new();
+    let mut seen = [false; 2];
+    let mut after_tp = false;
+    for line in page.lines() {
+        let line = trim_blanks(line);
+        if let Some(i) = PREAMBLE.iter().position(|p| *p == line) {
+            if std::mem::replace(&mut seen[i], true) {
+                continue;
+            }
+        }
+        let control = line.starts_with('.') || line.starts_with('\'');
+        if control || after_tp {
+            out.push_str(line);
+            out.push('\n');
+        } else {
+            wrap_into(&mut out, line);
+        }
+        after_tp = line == ".TP";
+    }
+    out
+}
+
+/// `line` without trailing blanks, but an escaped one (`\ `) stays: a
+/// line ending in a backslash would continue onto the next.
+fn trim_blanks(line: &str) -> &str {
+    let mut t = line.trim_end();
+    let slashes = t.bytes().rev().take_while(|&b| b == b'\\').count();
+    if slashes % 2 == 1 {
+        t = &line[..t.len() + 1];
+    }
+    t
+}
+
+/// The widest text line [`tidy`] leaves (mandoc's style check asks for 80).
+const WRAP: usize = 78;
+
+/// Appends `line` split at unescaped spaces into lines of at most [`WRAP`]
+/// bytes where it can; no piece starts with `.` or `'`, which would make it a
+/// control line.
+fn wrap_into(out: &mut String, line: &str) {
+    let mut rest = line;
+    while rest.len() > WRAP {
+        let bytes = rest.as_bytes();
+        let breakable = |i: usize| {
+            bytes[i] == b' '
+                && bytes[..i].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 0
+                && i + 1 < bytes.len()
+                && !matches!(bytes[i + 1], b'.' | b'\'' | b' ')
+        };
+        let cut = (1..=WRAP.min(bytes.len() - 1))
+            .rev()
+            .find(|&i| breakable(i))
+            .or_else(|| (WRAP..bytes.len()).find(|&i| breakable(i)));
+        let Some(cut) = cut else { break };
+        out.push_str(&rest[..cut]);
+        out.push('\n');
+        rest = &rest[cut + 1..];
+    }
+    out.push_str(rest);
+    out.push('\n');
+}
+
+/// Writes what `f` renders without its first line (its `.SH` heading), so
+/// that a section of compare's page becomes part of a section of this one.
+fn without_heading(
+    w: &mut dyn Write,
+    f: impl Fn(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut buf = Vec::new();
+    f(&mut buf)?;
+    let text = String::from_utf8_lossy(&buf);
+    let mut kept = String::new();
+    let mut dropped = false;
+    for line in text.split_inclusive('\n') {
+        if !dropped && line.starts_with(".SH ") {
+            dropped = true;
+        } else {
+            kept.push_str(line);
+        }
+    }
+    w.write_all(kept.as_bytes())
+}
+
+/// What a report is, its sections, the loop delay.
+fn description() -> Roff {
+    let mut r = Roff::new();
+    r.control("SH", ["DESCRIPTION"]);
+    r.text([
+        bold(BIN),
+        roman(
+            " prints the Quickbench report of the host it runs on, in the layout of \
+             Bearstech's bash Quickbench, so that hosts can be compared by eye or with ",
+        ),
+        bold(format!("{BIN} compare")),
+        roman(
+            ". It reads /proc, /sys and /dev directly and spawns no program: the \
+             static binary runs as it is on a rescue system with no bash, dd or \
+             util-linux.",
+        ),
+    ]);
+    r.control("PP", []);
+    r.text([roman(
+        "The report opens with a header (versions, kernel, build, the CPU loop's \
+         definition, and a Run line with the loop delay, the benchmark directory, \
+         its filesystem and device, and the UTC date), then these sections, in \
+         this order; the name in parentheses is the one ",
+    )]);
+    r.text([
+        bold("--only"),
+        roman(" and "),
+        bold("--skip"),
+        roman(" take:"),
+    ]);
+    for s in Section::ALL {
+        let (title, text) = section_doc(s);
+        r.control("TP", []);
+        r.text([bold(title), roman(" ("), italic(s.name()), roman(")")]);
+        r.text([roman(text)]);
+    }
+    r.control("PP", []);
+    r.text([
+        roman("Each step (a CPU loop step, the memory copy, a storage line) runs for "),
+        italic("LOOP_DELAY"),
+        roman(format!(
+            " seconds: {DEFAULT_DELAY_S} by default, decimals allowed down to \
+             {MIN_DELAY_S}. Under {ADVISED_DELAY_S} s a warning says the figures get \
+             noisy; use {DEFAULT_DELAY_S} s or more for figures worth comparing. \
+             The plan that --dry-run prints says how long a whole run takes."
+        )),
+    ]);
+    r.control("PP", []);
+    r.text([roman(
+        "Only the report goes to standard output; progress, warnings and errors go \
+         to standard error, so a redirected report is clean. A figure that another \
+         workload disturbed gets a mark after its line (busy, steal, throttled, \
+         other I/O, cached), and standard error says what to do. One Ctrl-C ends \
+         the step in progress and the report goes on; two within 2 s abort.",
+    )]);
+    r
+}
+
+/// The title and the description of each section of the report.
+fn section_doc(s: Section) -> (&'static str, &'static str) {
+    match s {
+        Section::Cpuinfo => (
+            "[ CPU info ]",
+            "The model name, threads per core, cores per socket and sockets, as lscpu \
+             prints them; as root, the model name the firmware gives.",
+        ),
+        Section::Cpu => (
+            "[ CPU loop ]",
+            "A busy loop on 1, 2, 4 ... parallel jobs, up to the CPUs this process may \
+             use: loops per second of one job. A drop at some job count means the \
+             extra CPUs are SMT threads sharing cores.",
+        ),
+        Section::Memory => (
+            "[ Memory ]",
+            "MemTotal, and the bandwidth of dd if=/dev/zero of=/dev/null bs=1M (a cache \
+             bandwidth, not a DRAM one).",
+        ),
+        Section::Storage => (
+            "[ Storage info ]",
+            "Each block device with its bus, size, queue depth and model, and the \
+             device stack (LVM, LUKS, md, btrfs, ZFS, loop) under the benchmarked \
+             filesystem.",
+        ),
+        Section::Io => (
+            "[ Storage bandwidth ]",
+            "On the filesystem of the benchmark directory: synchronous O_DIRECT writes, \
+             then reads, with 1, 4 and 16 jobs, in 4k and in 1M blocks: MB/s, IO/s and \
+             the mean completion latency.",
+        ),
+    }
+}
+
+/// EXIT STATUS, ENVIRONMENT, FILES, EXAMPLES, SEE ALSO.
+fn prose() -> Roff {
+    let mut r = Roff::new();
+    let item = |r: &mut Roff, head: Vec<Inline>, text: &str| {
+        r.control("TP", []);
+        r.text(head);
+        r.text([roman(text)]);
+    };
+
+    r.control("SH", ["EXIT STATUS"]);
+    for (code, text) in [
+        (
+            0,
+            "Every selected section ran (compare: the reports were compared).",
+        ),
+        (
+            1,
+            "A section could not run: the report says which, standard error why and what \
+             to do. For compare: the --html file or standard output cannot be written.",
+        ),
+        (
+            2,
+            "Bad usage, with a one-line reason on standard error; for compare, also an \
+             input that cannot be read (the message names the file and line).",
+        ),
+    ] {
+        item(&mut r, vec![bold(code.to_string())], text);
+    }
+    let sig = |s| signals::exit_code(s).to_string();
+    item(
+        &mut r,
+        vec![bold(sig(libc::SIGINT))],
+        &format!(
+            "Aborted by Ctrl-C twice within 2 s ({} for SIGHUP, {} for SIGTERM).",
+            sig(libc::SIGHUP),
+            sig(libc::SIGTERM)
+        ),
+    );
+    item(
+        &mut r,
+        vec![bold(sig(libc::SIGPIPE))],
+        "Standard output was closed early (quickbench | head -3); ends quietly.",
+    );
+
+    r.control("SH", ["ENVIRONMENT"]);
+    item(
+        &mut r,
+        vec![bold("NO_COLOR")],
+        "When set and not empty, quickbench compare prints no colour. Colour is only \
+         ever used on a terminal; the words carry the meaning.",
+    );
+    item(
+        &mut r,
+        vec![bold("COLUMNS")],
+        "The width that quickbench compare fits its columns to (else the terminal's \
+         width, else 100); too narrow for one column per report, it prints one row \
+         per report.",
+    );
+
+    r.control("SH", ["FILES"]);
+    item(
+        &mut r,
+        vec![
+            italic("/proc"),
+            roman(", "),
+            italic("/sys"),
+            roman(", "),
+            italic("/dev"),
+        ],
+        "Read, never written. With --sysroot DIR they are read under DIR (a dump) \
+         and nothing is measured.",
+    );
+    item(
+        &mut r,
+        vec![italic("DIR")],
+        "The storage bandwidth sections write one temporary file on the filesystem of \
+         the benchmark directory (--dir, default the current directory): unnamed \
+         (O_TMPFILE) or unlinked at once, at most --max-size and half the free \
+         space, and gone on every exit, even SIGKILL.",
+    );
+
+    r.control("SH", ["EXAMPLES"]);
+    for (cmd, text) in [
+        (
+            "./quickbench 30",
+            "The whole report, 30 s per step; the storage sections run on the filesystem of the current directory.",
+        ),
+        (
+            "quickbench 30 --json > host.json",
+            "One JSON document (every figure with its unit) instead of the text report.",
+        ),
+        (
+            "quickbench 30 --json --text-out host.txt > host.json",
+            "Both, from one run.",
+        ),
+        (
+            "quickbench --dry-run -d /srv",
+            "The information sections and the storage plan for /srv; nothing is measured or written.",
+        ),
+        (
+            "quickbench 5 --only cpu,memory",
+            "A short trial of two sections.",
+        ),
+        (
+            "quickbench compare a.json b.json",
+            "Two reports side by side, b relative to a.",
+        ),
+        (
+            "quickbench compare --table reports/*.json",
+            "One row per host with the key figures and their median.",
+        ),
+        (
+            "quickbench compare --html fleet.html reports/*.json",
+            "The comparison on stdout, and as a self-contained HTML page in fleet.html.",
+        ),
+    ] {
+        r.control("TP", []);
+        r.text([bold(cmd)]);
+        r.text([roman(text)]);
+    }
+
+    r.control("SH", ["SEE ALSO"]);
+    r.text([
+        bold("lscpu"),
+        roman("(1), "),
+        bold("lsblk"),
+        roman("(8), "),
+        bold("dd"),
+        roman("(1), "),
+        bold("fio"),
+        roman("(1)"),
+    ]);
+    r.control("PP", []);
+    r.text([roman(
+        "README.md beside the binary explains every line of the report and the marks. \
+         The bash original: https://github.com/bearstech/quickbench",
+    )]);
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::{parse_command, Command, Usage};
+
+    #[test]
+    fn names_round_trip() {
+        for g in Generate::ALL {
+            assert_eq!(Generate::from_name(g.name()), Some(g));
+        }
+        assert_eq!(Generate::from_name("complete-powershell"), None);
+    }
+
+    #[test]
+    fn generate_is_an_option_alone() {
+        assert!(matches!(
+            parse_command(["quickbench", "--generate", "complete-zsh"]),
+            Ok(Command::Generate(Generate::CompleteZsh))
+        ));
+        for bad in [
+            &["quickbench", "--generate", "nroff"][..],
+            &["quickbench", "--generate", "man", "30"],
+            &["quickbench", "-q", "--generate", "man"],
+        ] {
+            assert!(
+                matches!(parse_command(bad.to_vec()), Err(Usage::Bad(_))),
+                "{bad:?} accepted"
+            );
+        }
+    }
+
+    #[test]
+    fn generate_is_hidden_from_help_and_man() {
+        let Err(Usage::Info(help)) = parse_command(["quickbench", "--help"]) else {
+            panic!("no help");
+        };
+        assert!(!help.contains("--generate"), "{help}");
+        let man = String::from_utf8(render(Generate::Man).unwrap()).unwrap();
+        assert!(
+            !man.contains("generate"),
+            "the hidden option leaked into the man page"
+        );
+        assert!(
+            !man.contains("fake"),
+            "a hidden option leaked into the man page"
+        );
+    }
+
+    #[test]
+    fn man_page_has_every_section_and_both_commands() {
+        let man = String::from_utf8(render(Generate::Man).unwrap()).unwrap();
+        let headings: Vec<&str> = man.lines().filter(|l| l.starts_with(".SH ")).collect();
+        assert_eq!(
+            headings,
+            [
+                ".SH NAME",
+                ".SH SYNOPSIS",
+                ".SH DESCRIPTION",
+                ".SH OPTIONS",
+                ".SH COMPARE",
+                ".SH \"EXIT STATUS\"",
+                ".SH ENVIRONMENT",
+                ".SH FILES",
+                ".SH EXAMPLES",
+                ".SH \"SEE ALSO\"",
+            ]
+        );
+        assert!(man.starts_with(".ie"), "{}", &man[..80]);
+        assert!(man.contains(".TH QUICKBENCH 1 "), "no title line");
+        let synopsis =
+            &man[man.find(".SH SYNOPSIS").unwrap()..man.find(".SH DESCRIPTION").unwrap()];
+        assert!(synopsis.contains("\\fBquickbench\\fR"), "{synopsis}");
+        assert!(
+            synopsis.contains("\\fBquickbench compare\\fR"),
+            "{synopsis}"
+        );
+        let compare = &man[man.find(".SH COMPARE").unwrap()..man.find(".SH \"EXIT").unwrap()];
+        for opt in ["\\-\\-table", "\\-\\-json", "REPORT"] {
+            assert!(compare.contains(opt), "compare's {opt} missing:\n{compare}");
+        }
+        for s in Section::ALL {
+            assert!(
+                man.contains(&format!("\\fI{}\\fR", s.name())),
+                "section {s:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn completions_name_the_options_and_compare() {
+        for kind in [
+            Generate::CompleteBash,
+            Generate::CompleteZsh,
+            Generate::CompleteFish,
+        ] {
+            let text = String::from_utf8(render(kind).unwrap()).unwrap();
+            for word in ["only", "max-size", "text-out", "compare", "table"] {
+                assert!(text.contains(word), "{} lacks {word}", kind.name());
+            }
+            for hidden in ["generate", "fake-figures", "io-jobs"] {
+                assert!(
+                    !text.contains(hidden),
+                    "{} offers hidden {hidden}",
+                    kind.name()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn tidy_wraps_text_lines_and_keeps_tags_whole() {
+        let long = "word ".repeat(40);
+        let tag = format!("\\fB--tag\\fR {}", "x ".repeat(50));
+        let page = format!(
+            ".ie \\n(.g .ds Aq \\(aq\n.el .ds Aq '\n.SH A  \n{long}\n.TP\n{tag}\n\
+             .ie \\n(.g .ds Aq \\(aq\n.el .ds Aq '\nend\\ \n{} .x {}\n",
+            "a".repeat(70),
+            "b".repeat(20)
+        );
+        let out = tidy(&page);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.iter().filter(|l| l.contains(".ds Aq")).count(), 2);
+        assert_eq!(lines[2], ".SH A", "trailing blanks stay");
+        assert!(lines.contains(&tag.trim_end()), "the .TP tag was split");
+        assert!(lines.contains(&"end\\ "), "an escaped blank was trimmed");
+        for l in &lines {
+            assert!(l.len() <= WRAP || *l == tag.trim_end(), "{l:?}");
+        }
+        // A break before ".x" would make it a control line.
+        assert!(lines.iter().all(|l| !l.starts_with(".x")), "{out}");
+        let words = |t: &str| -> Vec<String> {
+            t.lines()
+                .filter(|l| !l.contains(".ds Aq"))
+                .flat_map(|l| l.split_whitespace().map(str::to_string))
+                .collect()
+        };
+        assert_eq!(words(&out), words(&page), "words lost or added");
+    }
+}

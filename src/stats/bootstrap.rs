@@ -1,0 +1,153 @@
+//! A percentile bootstrap interval of the ratio of medians of two samples.
+//!
+//! This is an alternative view, reported next to the verdict but not used
+//! by it: with 3 to 10 trials a side the bootstrap distribution of a median
+//! has only a handful of distinct values and percentile intervals are known
+//! to cover less than they claim at such sizes (Efron & Tibshirani, *An
+//! Introduction to the Bootstrap*, 1993, §13.3 and ch. 14; Hall, *The
+//! Bootstrap and Edgeworth Expansion*, 1992), whereas the Moses interval
+//! of [`super::rank`] is exact by construction. It is useful where the
+//! ratio of *medians* is the figure people quote.
+//!
+//! Cost: each resample draws m + n values and takes two medians. Measured
+//! in a release build on the project's 2-core machine while shared (load
+//! 5–7): 2,000 resamples of 5 + 5 trials take 0.16–0.37 ms, so judging 60
+//! figures of 5 trials a side takes 10–20 ms with the bootstrap and under
+//! 0.15 ms without. Larger sides get fewer resamples ([`resamples_for`]: at
+//! most 40,000 values drawn an interval), which keeps 60 figures of 100
+//! trials a side at 50–65 ms (20–26 ms of it the rank intervals). It is
+//! computed only when two sides are compared, never per fleet host.
+
+use super::describe::{median, quantile_sorted};
+use super::rng::Rng;
+
+/// Resamples per interval: enough for the 2.5 % and 97.5 % points to move
+/// by well under a percent of the ratio between seeds, bounded for speed.
+pub const RESAMPLES: usize = 2_000;
+
+/// At most this many values drawn for one interval.
+pub const MAX_DRAWS: usize = 40_000;
+/// But never fewer resamples than this (10 in each 2.5 % tail).
+pub const MIN_RESAMPLES: usize = 400;
+
+/// The resamples to draw for an interval of `values` values in all when
+/// `wanted` are asked for: `wanted` up to 20 values, then fewer so that at
+/// most [`MAX_DRAWS`] values are drawn, but at least [`MIN_RESAMPLES`]
+/// (large samples have smooth bootstrap distributions that need fewer).
+pub fn resamples_for(values: usize, wanted: usize) -> usize {
+    if wanted == 0 {
+        return 0;
+    }
+    wanted.min((MAX_DRAWS / values.max(1)).max(MIN_RESAMPLES))
+}
+
+/// The median of `buf`, reordered in place (selection, no full sort).
+fn median_in_place(buf: &mut [f64]) -> f64 {
+    let n = buf.len();
+    let (_, &mut upper, _) = buf.select_nth_unstable_by(n / 2, f64::total_cmp);
+    if n % 2 == 1 {
+        upper
+    } else {
+        let lower = buf[..n / 2]
+            .iter()
+            .copied()
+            .max_by(f64::total_cmp)
+            .unwrap_or(upper);
+        0.5 * (lower + upper)
+    }
+}
+
+/// A seed that depends on the data only, so that the same two samples
+/// always give the same interval (FNV-1a over the values' bits).
+pub fn seed_of(a: &[f64], b: &[f64]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for v in a.iter().chain([f64::NAN].iter()).chain(b) {
+        for byte in v.to_bits().to_le_bytes() {
+            h ^= u64::from(byte);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// The percentile bootstrap interval (Efron 1979; Efron & Tibshirani
+/// 1993, §13.3) of median(b)/median(a) at confidence `level`: `resamples`
+/// times, resample each side with replacement (each side on its own, as
+/// the two are independent), take the ratio of the medians; the interval is
+/// the (1 − level)/2 and (1 + level)/2 quantiles (type 7) of those ratios.
+/// `None` when a side is empty or a resampled median of `a` can be 0.
+pub fn median_ratio_interval(
+    a: &[f64],
+    b: &[f64],
+    level: f64,
+    resamples: usize,
+    seed: u64,
+) -> Option<(f64, f64)> {
+    if a.is_empty() || b.is_empty() || resamples == 0 || a.iter().any(|v| *v <= 0.0) {
+        return None;
+    }
+    median(a)?;
+    let mut rng = Rng::new(seed);
+    let mut buf_a = vec![0.0; a.len()];
+    let mut buf_b = vec![0.0; b.len()];
+    let mut ratios = Vec::with_capacity(resamples);
+    for _ in 0..resamples {
+        for slot in buf_a.iter_mut() {
+            *slot = a[rng.below(a.len() as u64) as usize];
+        }
+        for slot in buf_b.iter_mut() {
+            *slot = b[rng.below(b.len() as u64) as usize];
+        }
+        ratios.push(median_in_place(&mut buf_b) / median_in_place(&mut buf_a));
+    }
+    ratios.sort_by(f64::total_cmp);
+    let tail = (1.0 - level) / 2.0;
+    Some((
+        quantile_sorted(&ratios, tail)?,
+        quantile_sorted(&ratios, 1.0 - tail)?,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn large_samples_get_fewer_resamples() {
+        assert_eq!(resamples_for(10, RESAMPLES), 2_000);
+        assert_eq!(resamples_for(20, RESAMPLES), 2_000);
+        assert_eq!(resamples_for(40, RESAMPLES), 1_000);
+        assert_eq!(resamples_for(200, RESAMPLES), 400);
+        assert_eq!(resamples_for(10, 0), 0);
+    }
+
+    #[test]
+    fn median_in_place_is_the_median() {
+        for v in [
+            vec![3.0],
+            vec![2.0, 1.0],
+            vec![5.0, 1.0, 4.0, 2.0],
+            vec![9.0, 1.0, 8.0, 2.0, 7.0],
+        ] {
+            let want = median(&v).unwrap();
+            assert_eq!(median_in_place(&mut v.clone()), want);
+        }
+    }
+
+    #[test]
+    fn interval_is_reproducible_and_brackets_the_ratio() {
+        let a = [100.0, 102.0, 98.0, 101.0, 99.0];
+        let b = [120.0, 123.0, 118.0, 121.0, 119.5];
+        let seed = seed_of(&a, &b);
+        let one = median_ratio_interval(&a, &b, 0.95, RESAMPLES, seed).unwrap();
+        let two = median_ratio_interval(&a, &b, 0.95, RESAMPLES, seed).unwrap();
+        assert_eq!(one, two);
+        // The ratio of medians is 120/100; every resampled ratio lies
+        // between min(b)/max(a) and max(b)/min(a).
+        assert!(one.0 <= 1.2 && 1.2 <= one.1, "{one:?}");
+        assert!(one.0 >= 118.0 / 102.0 && one.1 <= 123.0 / 98.0, "{one:?}");
+        assert_ne!(seed_of(&a, &b), seed_of(&b, &a));
+        assert!(median_ratio_interval(&[], &b, 0.95, 10, 1).is_none());
+        assert!(median_ratio_interval(&[0.0, 1.0], &b, 0.95, 10, 1).is_none());
+    }
+}

@@ -1,0 +1,844 @@
+//! The verdict of a figure between two sides (A, the reference, and B),
+//! and of a whole comparison's figures at once.
+//!
+//! A side is one or more trials of the figure on one host (several
+//! reports, or `--repeat`); each trial may carry the [`Summary`] of its
+//! sub-interval samples. The ratio B/A gets an interval, and the interval
+//! is read against the practical margin: [1 − margin, 1 + margin] is "the
+//! same" (±5 % by default, the band `compare` always used):
+//!
+//! * **Better / Worse**: the whole interval beyond the margin, that way;
+//! * **Same** (≈): the whole interval inside the margin;
+//! * **Inconclusive** (~): the interval straddles a margin bound; with an
+//!   estimate of the runs a side that would decide.
+//!
+//! What the interval rests on, said in [`Spread`]:
+//!
+//! * **3 or more trials a side**: the run-to-run spread is *measured*. The
+//!   interval is the Hodges–Lehmann / Moses interval of the shift of
+//!   log B against log A (the ratio, on the log scale), rank-based so a
+//!   bimodal figure is judged fairly, exact for small samples. The
+//!   percentile bootstrap of median(B)/median(A) is reported beside it but
+//!   not used: at 3–10 trials a side it covers less than it claims, the
+//!   Moses interval does not (see [`super::bootstrap`]).
+//! * **1–2 trials a side, each with sub-interval samples** (at least 4, so
+//!   that batch means give an interval): only the noise
+//!   *within* each run is measured (batch means). The two sides' relative
+//!   standard errors are combined on the log scale (delta method:
+//!   se² = (se_A/mean_A)² + (se_B/mean_B)², averaged over a side's
+//!   trials), widened by a run-to-run coefficient of variation that the
+//!   caller *assumes* for this kind of figure, and read with Student's t at
+//!   the Welch–Satterthwaite degrees of freedom (Welch, Biometrika 34, 1947)
+//!   of the measured parts.
+//! * **Otherwise** (no samples: old reports, the bash original): the fixed
+//!   band on the ratio of medians, as `compare` did before; nothing is
+//!   known of the noise and the result says so.
+//!
+//! Across the figures of one comparison, claims of a difference are
+//! controlled family-wise by Holm's procedure (see [`super::adjust`]): each
+//! figure's interval is read at the level Holm gives it, so that an A/A
+//! comparison of a whole report flags a figure by chance in at most about
+//! one comparison in twenty.
+//!
+//! A rank interval cannot be narrower than its sample sizes allow: with n
+//! trials a side the smallest two-sided level is 2/C(2n, n) (0.1 at 3,
+//! 0.029 at 4, 0.0079 at 5, 0.0022 at 6, 0.00058 at 7). When the level a
+//! figure needs is out of reach (e.g. 0.05/50 with 5 trials a side), the
+//! interval shown is the widest one, at the confidence it does have, and
+//! the verdict is Inconclusive with the runs that would reach it.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::adjust::{holm, holm_levels};
+use super::bootstrap::{median_ratio_interval, resamples_for, seed_of, RESAMPLES};
+use super::describe::{median, Summary};
+use super::dist::{t_cdf, t_quantile, t_sf};
+use super::rank::{Shift, UDistribution};
+use super::Better;
+
+/// The practical margin: differences within ±5 % read as the same.
+pub const DEFAULT_MARGIN: f64 = 0.05;
+/// The family-wise error rate of the claims of one comparison.
+pub const FAMILY_ALPHA: f64 = 0.05;
+/// Trials a side from which the run-to-run spread is measured.
+pub const MEASURED_FROM: usize = 3;
+/// Beyond this many runs a side, "runs needed" reads "cannot decide": the
+/// estimate sits so close to a margin bound that no practical series of
+/// runs will settle on which side it is.
+pub const RUNS_CAP: u32 = 30;
+
+/// One trial of a figure: its value, and the summary of its sub-interval
+/// samples when it has them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trial {
+    /// The figure (e.g. loops/s, MB/s, a latency).
+    pub value: f64,
+    /// Its sub-interval samples, summed up.
+    pub within: Option<Summary>,
+}
+
+impl Trial {
+    /// A trial known only by its value.
+    pub fn value(value: f64) -> Trial {
+        Trial {
+            value,
+            within: None,
+        }
+    }
+
+    /// A trial with its sub-interval samples.
+    pub fn with_samples(value: f64, samples: &[f64]) -> Trial {
+        Trial {
+            value,
+            within: Summary::of(samples),
+        }
+    }
+
+    fn relative_se(&self) -> Option<(f64, f64)> {
+        self.within.as_ref()?.relative_se()
+    }
+}
+
+/// One figure to judge: the two sides and how to read them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FigureInput {
+    /// Which way is better.
+    pub better: Better,
+    /// Side A, the reference: one entry per trial.
+    pub a: Vec<Trial>,
+    /// Side B.
+    pub b: Vec<Trial>,
+    /// The practical margin (0.05 = ±5 %).
+    pub margin: f64,
+    /// The run-to-run coefficient of variation assumed for this kind of
+    /// figure when it cannot be measured (e.g. 0.03 for a CPU loop, 0.10
+    /// for 4k storage lines); used only with 1–2 trials a side.
+    pub assumed_run_cv: f64,
+}
+
+impl FigureInput {
+    /// A figure with the default margin.
+    pub fn new(better: Better, assumed_run_cv: f64, a: Vec<Trial>, b: Vec<Trial>) -> Self {
+        FigureInput {
+            better,
+            a,
+            b,
+            margin: DEFAULT_MARGIN,
+            assumed_run_cv,
+        }
+    }
+}
+
+/// How the claims of a family are controlled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Adjustment {
+    /// Holm's step-down procedure: family-wise error at alpha.
+    Holm,
+    /// Each figure at alpha on its own (as benchstat does): about alpha of
+    /// the figures of an A/A comparison may be flagged.
+    PerFigure,
+}
+
+/// The error control of one comparison.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Family {
+    /// Family-wise (or per-figure) error rate.
+    pub alpha: f64,
+    /// How it is shared among the figures.
+    pub adjustment: Adjustment,
+    /// Resamples of the bootstrap interval reported beside each measured
+    /// figure (0: none; it never changes a verdict).
+    pub bootstrap_resamples: usize,
+}
+
+impl Default for Family {
+    fn default() -> Self {
+        Family {
+            alpha: FAMILY_ALPHA,
+            adjustment: Adjustment::Holm,
+            bootstrap_resamples: RESAMPLES,
+        }
+    }
+}
+
+/// The verdict on one figure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// B is better than A beyond the margin.
+    Better,
+    /// B is worse than A beyond the margin.
+    Worse,
+    /// B is within the margin of A (≈).
+    Same,
+    /// Cannot tell yet (~).
+    Inconclusive,
+}
+
+/// What the interval knows of the run-to-run spread.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Spread {
+    /// Measured from the trials (rank-based interval).
+    Measured {
+        /// Trials of side A.
+        n_a: usize,
+        /// Trials of side B.
+        n_b: usize,
+    },
+    /// Within-run noise measured, run-to-run spread assumed.
+    WithinRunOnly {
+        /// The run-to-run coefficient of variation assumed.
+        assumed_run_cv: f64,
+    },
+    /// Nothing known: the fixed band on the ratio.
+    None,
+}
+
+/// How many runs a side would decide an inconclusive figure.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum RunsNeeded {
+    /// About this many runs a side, if the spread stays as observed, would
+    /// give this verdict.
+    PerSide {
+        /// Runs a side.
+        runs: u32,
+        /// The verdict they would likely give.
+        toward: Verdict,
+    },
+    /// The estimate sits at a margin bound: no practical number of runs
+    /// decides (more than [`RUNS_CAP`]).
+    CannotDecide,
+}
+
+/// An interval of the ratio B/A.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct RatioInterval {
+    /// Lower end.
+    pub lo: f64,
+    /// Upper end.
+    pub hi: f64,
+    /// The confidence level asked for (1 − the figure's alpha).
+    pub level: f64,
+    /// The confidence it has (rank intervals move in steps).
+    pub achieved: f64,
+}
+
+/// The judgement of one figure.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Judgement {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The point estimate of B/A (Hodges–Lehmann with measured spread, the
+    /// ratio of geometric means with within-run noise only, else the ratio
+    /// of medians).
+    pub ratio: f64,
+    /// The interval of B/A the verdict reads; `None` with the fixed band.
+    pub interval: Option<RatioInterval>,
+    /// The p-value of "B differs from A beyond the margin".
+    pub p_value: Option<f64>,
+    /// That p-value adjusted across the family (Holm).
+    pub p_adjusted: Option<f64>,
+    /// What the interval knows of the run-to-run spread.
+    pub spread: Spread,
+    /// For an inconclusive figure, the runs a side that would decide.
+    pub runs_needed: Option<RunsNeeded>,
+    /// The percentile bootstrap interval of median(B)/median(A) at the same
+    /// level, with 3 or more trials a side (not used by the verdict).
+    pub bootstrap: Option<(f64, f64)>,
+}
+
+/// Why a figure cannot be judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Unjudgeable {
+    /// The reason, in words.
+    pub why: &'static str,
+}
+
+impl std::fmt::Display for Unjudgeable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.why)
+    }
+}
+
+/// What the data of one figure supports.
+enum Model {
+    /// Rank-based, on the logs of the trials.
+    Ranks { shift: Shift },
+    /// Normal theory on the log scale with an assumed run-to-run part.
+    Within { est: f64, se: f64, df: f64 },
+    /// The fixed band on the ratio of medians.
+    Band { ratio: f64 },
+}
+
+/// The margin as bounds on the log of the ratio: ln(1 − m) < 0 < ln(1 + m).
+fn bounds(margin: f64) -> (f64, f64) {
+    ((1.0 - margin).ln(), (1.0 + margin).ln())
+}
+
+fn validate(f: &FigureInput) -> Result<(), Unjudgeable> {
+    if f.a.is_empty() || f.b.is_empty() {
+        return Err(Unjudgeable {
+            why: "a side has no trial",
+        });
+    }
+    if f.a
+        .iter()
+        .chain(&f.b)
+        .any(|t| !(t.value.is_finite() && t.value > 0.0))
+    {
+        return Err(Unjudgeable {
+            why: "a figure that is zero, negative or not a number has no ratio",
+        });
+    }
+    if !((0.0..1.0).contains(&f.margin) && f.assumed_run_cv >= 0.0) {
+        return Err(Unjudgeable {
+            why: "the margin must be in [0, 1) and the assumed spread not negative",
+        });
+    }
+    Ok(())
+}
+
+fn logs(side: &[Trial]) -> Vec<f64> {
+    side.iter().map(|t| t.value.ln()).collect()
+}
+
+/// The log-scale mean of a side and its variance: the variance of the
+/// mean of n trials, each with within-run relative variance seᵢ² (df ᵢ)
+/// plus the assumed run-to-run cv², is (Σ seᵢ² + n cv²)/n². Returns the
+/// mean, the variance and Σ over trials of (seᵢ²/n²)²/dfᵢ for Welch.
+fn within_side(side: &[Trial], cv: f64) -> Option<(f64, f64, f64)> {
+    let n = side.len() as f64;
+    let mut var = cv * cv * n;
+    let mut welch = 0.0;
+    for t in side {
+        let (rse, df) = t.relative_se()?;
+        let part = rse * rse / (n * n);
+        var += rse * rse;
+        welch += part * part / df;
+    }
+    let mean = side.iter().map(|t| t.value.ln()).sum::<f64>() / n;
+    Some((mean, var / (n * n), welch))
+}
+
+fn model(f: &FigureInput, cache: &mut HashMap<(usize, usize), UDistribution>) -> Model {
+    let (na, nb) = (f.a.len(), f.b.len());
+    if na >= MEASURED_FROM && nb >= MEASURED_FROM {
+        let (x, y) = (logs(&f.b), logs(&f.a));
+        let dist = (na < 50 && nb < 50).then(|| {
+            &*cache
+                .entry((nb, na))
+                .or_insert_with(|| UDistribution::new(nb, na))
+        });
+        if let Some(shift) = Shift::new(&x, &y, dist) {
+            return Model::Ranks { shift };
+        }
+    }
+    if let (Some((ma, va, wa)), Some((mb, vb, wb))) = (
+        within_side(&f.a, f.assumed_run_cv),
+        within_side(&f.b, f.assumed_run_cv),
+    ) {
+        let var = va + vb;
+        let welch = wa + wb;
+        let df = if welch > 0.0 {
+            var * var / welch
+        } else {
+            f64::INFINITY
+        };
+        return Model::Within {
+            est: mb - ma,
+            se: var.sqrt(),
+            df,
+        };
+    }
+    let med = |side: &[Trial]| median(&side.iter().map(|t| t.value).collect::<Vec<f64>>());
+    Model::Band {
+        ratio: med(&f.b).unwrap_or(f64::NAN) / med(&f.a).unwrap_or(f64::NAN),
+    }
+}
+
+/// The p-value of "the log ratio lies beyond (lo, hi)": twice the smaller
+/// of the two one-sided p-values (each side of the margin tested at
+/// alpha/2, as the two-sided interval reads it). `None` for the band.
+fn margin_p(model: &Model, (lo, hi): (f64, f64)) -> Option<f64> {
+    let (up, down) = match model {
+        Model::Ranks { shift } => (shift.p_greater(hi), shift.p_less(lo)),
+        Model::Within { est, se, df } => {
+            if *se > 0.0 {
+                (t_sf((est - hi) / se, *df), t_cdf((est - lo) / se, *df))
+            } else {
+                (
+                    if *est > hi { 0.0 } else { 1.0 },
+                    if *est < lo { 0.0 } else { 1.0 },
+                )
+            }
+        }
+        Model::Band { .. } => return None,
+    };
+    Some((2.0 * up.min(down)).min(1.0))
+}
+
+/// The smallest n with 2/C(2n, n) ≤ alpha: the fewest trials a side with
+/// which a rank interval can reach confidence 1 − alpha.
+pub fn min_runs_for(alpha: f64) -> u32 {
+    let mut n = 1u32;
+    let mut c = 2.0; // C(2, 1)
+    while 2.0 / c > alpha && n < 1000 {
+        // C(2n+2, n+1) = C(2n, n) · (2n+1)(2n+2)/(n+1)²
+        let nf = f64::from(n);
+        c *= (2.0 * nf + 1.0) * (2.0 * nf + 2.0) / ((nf + 1.0) * (nf + 1.0));
+        n += 1;
+    }
+    n
+}
+
+/// Reads an interval of the log ratio against the margin.
+fn read(lo: f64, hi: f64, (mlo, mhi): (f64, f64), better: Better) -> Verdict {
+    let up = if better == Better::Higher {
+        Verdict::Better
+    } else {
+        Verdict::Worse
+    };
+    let down = if better == Better::Higher {
+        Verdict::Worse
+    } else {
+        Verdict::Better
+    };
+    if lo > mhi {
+        up
+    } else if hi < mlo {
+        down
+    } else if lo >= mlo && hi <= mhi {
+        Verdict::Same
+    } else {
+        Verdict::Inconclusive
+    }
+}
+
+/// Runs a side that would decide, from the observed interval: its
+/// half-width scales as √(1/n_a + 1/n_b), so n a side gives the width
+/// times √((1/n_a + 1/n_b)/(2/n)); it must fall below the distance from
+/// the estimate to the margin bound(s) it has to clear. Never fewer than
+/// the rank interval needs for the level (`min_runs`).
+#[allow(clippy::too_many_arguments)]
+fn runs_needed(
+    est: f64,
+    lo: f64,
+    hi: f64,
+    (mlo, mhi): (f64, f64),
+    better: Better,
+    n_a: usize,
+    n_b: usize,
+    min_runs: u32,
+) -> RunsNeeded {
+    let (factor, toward) = if est > mhi {
+        (
+            (est - lo) / (est - mhi),
+            read(f64::INFINITY, f64::INFINITY, (mlo, mhi), better),
+        )
+    } else if est < mlo {
+        (
+            (hi - est) / (mlo - est),
+            read(f64::NEG_INFINITY, f64::NEG_INFINITY, (mlo, mhi), better),
+        )
+    } else if est > mlo && est < mhi {
+        (
+            ((hi - est) / (mhi - est)).max((est - lo) / (est - mlo)),
+            Verdict::Same,
+        )
+    } else {
+        return RunsNeeded::CannotDecide;
+    };
+    let scale = 1.0 / n_a as f64 + 1.0 / n_b as f64;
+    let runs = (2.0 * factor * factor / scale).ceil();
+    let floor = (n_a.max(n_b) + 1) as f64;
+    let runs = runs
+        .max(floor)
+        .max(f64::from(min_runs))
+        .max(MEASURED_FROM as f64);
+    if !runs.is_finite() || runs > f64::from(RUNS_CAP) {
+        RunsNeeded::CannotDecide
+    } else {
+        RunsNeeded::PerSide {
+            runs: runs as u32,
+            toward,
+        }
+    }
+}
+
+/// Judges every figure of one comparison, with the claims controlled
+/// across the family (Holm by default). Figures that cannot be judged (an
+/// empty side, a zero value) are left out of the family and come back as
+/// `Err`; figures on the fixed band have no p-value and are left out too.
+pub fn judge_all(figures: &[FigureInput], family: &Family) -> Vec<Result<Judgement, Unjudgeable>> {
+    let mut cache = HashMap::new();
+    let models: Vec<Result<Model, Unjudgeable>> = figures
+        .iter()
+        .map(|f| validate(f).map(|()| model(f, &mut cache)))
+        .collect();
+    let p: Vec<f64> = models
+        .iter()
+        .zip(figures)
+        .map(|(m, f)| {
+            m.as_ref()
+                .ok()
+                .and_then(|m| margin_p(m, bounds(f.margin)))
+                .unwrap_or(f64::NAN)
+        })
+        .collect();
+    let (levels, adjusted) = match family.adjustment {
+        Adjustment::Holm => (holm_levels(&p, family.alpha), holm(&p)),
+        Adjustment::PerFigure => (
+            p.iter()
+                .map(|v| if v.is_nan() { f64::NAN } else { family.alpha })
+                .collect(),
+            p.clone(),
+        ),
+    };
+    models
+        .into_iter()
+        .zip(figures)
+        .enumerate()
+        .map(|(i, (m, f))| {
+            let m = m?;
+            Ok(judge_one(
+                f,
+                &m,
+                p[i],
+                adjusted[i],
+                levels[i],
+                family.bootstrap_resamples,
+            ))
+        })
+        .collect()
+}
+
+/// Judges one figure on its own (a family of one at [`FAMILY_ALPHA`]).
+pub fn judge(figure: &FigureInput) -> Result<Judgement, Unjudgeable> {
+    judge_all(std::slice::from_ref(figure), &Family::default())
+        .pop()
+        .unwrap_or(Err(Unjudgeable {
+            why: "nothing to judge",
+        }))
+}
+
+fn judge_one(
+    f: &FigureInput,
+    model: &Model,
+    p: f64,
+    p_adj: f64,
+    alpha: f64,
+    resamples: usize,
+) -> Judgement {
+    let margin = bounds(f.margin);
+    let (n_a, n_b) = (f.a.len(), f.b.len());
+    let level = 1.0 - alpha;
+    let (est, lo, hi, achieved, attainable, spread) = match model {
+        Model::Band { ratio } => {
+            // As `compare` always did: within ±margin of 1 is the same.
+            let verdict = if (ratio - 1.0).abs() <= f.margin + 1e-9 {
+                Verdict::Same
+            } else {
+                read(ratio.ln(), ratio.ln(), margin, f.better)
+            };
+            return Judgement {
+                verdict,
+                ratio: *ratio,
+                interval: None,
+                p_value: None,
+                p_adjusted: None,
+                spread: Spread::None,
+                runs_needed: None,
+                bootstrap: None,
+            };
+        }
+        Model::Ranks { shift } => {
+            let ci = shift.interval(level);
+            (
+                ci.estimate,
+                ci.lo,
+                ci.hi,
+                ci.achieved,
+                ci.attainable,
+                Spread::Measured { n_a, n_b },
+            )
+        }
+        Model::Within { est, se, df } => {
+            let half = t_quantile(1.0 - alpha / 2.0, *df) * se;
+            (
+                *est,
+                est - half,
+                est + half,
+                level,
+                true,
+                Spread::WithinRunOnly {
+                    assumed_run_cv: f.assumed_run_cv,
+                },
+            )
+        }
+    };
+    let verdict = if attainable {
+        read(lo, hi, margin, f.better)
+    } else {
+        Verdict::Inconclusive
+    };
+    let runs_needed = (verdict == Verdict::Inconclusive)
+        .then(|| runs_needed(est, lo, hi, margin, f.better, n_a, n_b, min_runs_for(alpha)));
+    let bootstrap = (matches!(spread, Spread::Measured { .. }) && resamples > 0)
+        .then(|| {
+            let a: Vec<f64> = f.a.iter().map(|t| t.value).collect();
+            let b: Vec<f64> = f.b.iter().map(|t| t.value).collect();
+            let resamples = resamples_for(a.len() + b.len(), resamples);
+            median_ratio_interval(&a, &b, level, resamples, seed_of(&a, &b))
+        })
+        .flatten();
+    Judgement {
+        verdict,
+        ratio: est.exp(),
+        interval: Some(RatioInterval {
+            lo: lo.exp(),
+            hi: hi.exp(),
+            level,
+            achieved,
+        }),
+        p_value: Some(p),
+        p_adjusted: Some(p_adj),
+        spread,
+        runs_needed,
+        bootstrap,
+    }
+}
+
+// Reference values are written as R and scipy print them.
+#[cfg(test)]
+#[allow(clippy::excessive_precision)]
+mod tests {
+    use super::*;
+
+    fn trials(values: &[f64]) -> Vec<Trial> {
+        values.iter().map(|&v| Trial::value(v)).collect()
+    }
+
+    fn close(got: f64, want: f64, rel: f64) {
+        assert!(
+            (got - want).abs() <= rel * want.abs(),
+            "got {got:e}, want {want:e}"
+        );
+    }
+
+    #[test]
+    fn without_samples_the_fixed_band_is_used_and_said() {
+        let f = |a: f64, b: f64, better| FigureInput::new(better, 0.03, trials(&[a]), trials(&[b]));
+        let j = judge(&f(100.0, 108.0, Better::Higher)).unwrap();
+        assert_eq!(j.verdict, Verdict::Better);
+        assert_eq!(j.spread, Spread::None);
+        assert_eq!(j.interval, None);
+        assert_eq!(j.p_value, None);
+        close(j.ratio, 1.08, 1e-15);
+        assert_eq!(
+            judge(&f(100.0, 108.0, Better::Lower)).unwrap().verdict,
+            Verdict::Worse
+        );
+        assert_eq!(
+            judge(&f(100.0, 105.0, Better::Higher)).unwrap().verdict,
+            Verdict::Same
+        );
+        assert_eq!(
+            judge(&f(100.0, 95.0, Better::Higher)).unwrap().verdict,
+            Verdict::Same
+        );
+        assert_eq!(
+            judge(&f(100.0, 94.0, Better::Higher)).unwrap().verdict,
+            Verdict::Worse
+        );
+        // Two trials a side without samples: the ratio of medians.
+        let two = FigureInput::new(
+            Better::Higher,
+            0.03,
+            trials(&[100.0, 102.0]),
+            trials(&[90.0, 92.0]),
+        );
+        let j = judge(&two).unwrap();
+        close(j.ratio, 91.0 / 101.0, 1e-15);
+        assert_eq!(j.verdict, Verdict::Worse);
+    }
+
+    #[test]
+    fn figures_without_a_ratio_are_not_judged() {
+        let empty = FigureInput::new(Better::Higher, 0.03, vec![], trials(&[1.0]));
+        assert!(judge(&empty).is_err());
+        let zero = FigureInput::new(Better::Higher, 0.03, trials(&[0.0]), trials(&[1.0]));
+        assert!(judge(&zero).unwrap_err().why.contains("zero"));
+        let mut bad = FigureInput::new(Better::Higher, 0.03, trials(&[1.0]), trials(&[1.0]));
+        bad.margin = 1.5;
+        assert!(judge(&bad).is_err());
+        // An unjudgeable figure takes no part in the family.
+        let ok = FigureInput::new(
+            Better::Higher,
+            0.03,
+            trials(&[1.0; 3]),
+            trials(&[2.0, 2.1, 2.2]),
+        );
+        let all = judge_all(&[zero, ok], &Family::default());
+        assert!(all[0].is_err());
+        assert_eq!(all[1].as_ref().unwrap().interval.unwrap().level, 0.95);
+    }
+
+    // Reference values: tests/stats_reference.py, section "verdict: measured
+    // spread" (R 4.2.2: wilcox.test on the logs; the p-value is twice the
+    // smaller of the one-sided tests at mu = log(1.05) and log(0.95)).
+    #[test]
+    fn measured_spread_uses_the_rank_interval() {
+        let a = trials(&[100.0, 103.0, 98.0, 101.0, 99.5]);
+        let b = trials(&[110.0, 108.5, 112.0, 109.0, 111.2]);
+        let j = judge(&FigureInput::new(
+            Better::Higher,
+            0.03,
+            a.clone(),
+            b.clone(),
+        ))
+        .unwrap();
+        assert_eq!(j.spread, Spread::Measured { n_a: 5, n_b: 5 });
+        assert_eq!(j.verdict, Verdict::Better);
+        close(j.ratio, 1.0999999999999998668, 1e-15);
+        let ci = j.interval.unwrap();
+        close(ci.lo, 1.0679611650485438812, 1e-15);
+        close(ci.hi, 1.1256281407035173547, 1e-15);
+        close(j.p_value.unwrap(), 0.0079365079365079361, 1e-13);
+        assert_eq!(j.p_value, j.p_adjusted);
+        assert_eq!(j.runs_needed, None);
+        let (lo, hi) = j.bootstrap.unwrap();
+        assert!(lo <= 1.1 && 1.1 <= hi && lo > 1.0, "{lo} {hi}");
+        // As a latency the same figures are worse.
+        let j = judge(&FigureInput::new(Better::Lower, 0.03, a, b)).unwrap();
+        assert_eq!(j.verdict, Verdict::Worse);
+    }
+
+    // Reference values: tests/stats_reference.py, section "verdict:
+    // within-run only" (numpy/scipy by the textbook formulas).
+    #[test]
+    fn within_run_noise_is_combined_and_the_run_to_run_part_assumed() {
+        let sa = [
+            1003.0, 998.0, 1010.0, 995.0, 1001.0, 1007.0, 990.0, 1004.0, 999.0, 1002.0,
+        ];
+        let sb = [
+            1096.0, 1104.0, 1099.0, 1110.0, 1093.0, 1101.0, 1098.0, 1107.0, 1102.0, 1095.0,
+        ];
+        let figure = |cv| {
+            FigureInput::new(
+                Better::Higher,
+                cv,
+                vec![Trial::with_samples(1000.0, &sa)],
+                vec![Trial::with_samples(1100.0, &sb)],
+            )
+        };
+        let j = judge(&figure(0.03)).unwrap();
+        assert_eq!(
+            j.spread,
+            Spread::WithinRunOnly {
+                assumed_run_cv: 0.03
+            }
+        );
+        close(j.ratio, 1.1, 1e-14);
+        let ci = j.interval.unwrap();
+        close(ci.lo, 1.0121394655726879, 1e-12);
+        close(ci.hi, 1.1954874216028708, 1e-12);
+        close(j.p_value.unwrap(), 0.27338142689063827, 1e-11);
+        // A 10 % gain, but 3 % run-to-run assumed on each side: cannot tell.
+        assert_eq!(j.verdict, Verdict::Inconclusive);
+        assert!(matches!(
+            j.runs_needed,
+            Some(RunsNeeded::PerSide {
+                toward: Verdict::Better,
+                ..
+            })
+        ));
+        assert_eq!(j.bootstrap, None);
+        // Nothing assumed: the within-run noise alone decides (Welch df 2.56).
+        let j = judge(&figure(0.0)).unwrap();
+        let ci = j.interval.unwrap();
+        close(ci.lo, 1.0924084840980635, 1e-12);
+        close(ci.hi, 1.1076442719126491, 1e-12);
+        close(j.p_value.unwrap(), 0.00046184507974816137, 1e-10);
+        assert_eq!(j.verdict, Verdict::Better);
+        // One trial without samples: back to the band.
+        let mut f = figure(0.03);
+        f.b[0].within = None;
+        assert_eq!(judge(&f).unwrap().spread, Spread::None);
+    }
+
+    #[test]
+    fn out_of_reach_levels_are_inconclusive_with_the_runs_that_reach_them() {
+        assert_eq!(min_runs_for(0.1), 3);
+        assert_eq!(min_runs_for(0.05), 4);
+        assert_eq!(min_runs_for(0.01), 5);
+        assert_eq!(min_runs_for(0.05 / 50.0), 7);
+        // Three trials a side cannot reach 95 % with ranks (best: 90 %), even
+        // for a 20 % gain.
+        let f = FigureInput::new(
+            Better::Higher,
+            0.03,
+            trials(&[100.0, 101.0, 99.0]),
+            trials(&[120.0, 121.0, 119.0]),
+        );
+        let j = judge(&f).unwrap();
+        assert_eq!(j.verdict, Verdict::Inconclusive);
+        let ci = j.interval.unwrap();
+        close(ci.achieved, 0.9, 1e-15);
+        assert_eq!(
+            j.runs_needed,
+            Some(RunsNeeded::PerSide {
+                runs: 4,
+                toward: Verdict::Better
+            })
+        );
+        // Per figure at 10 %, the same data decide.
+        let family = Family {
+            alpha: 0.1,
+            ..Family::default()
+        };
+        let j = judge_all(&[f], &family).pop().unwrap().unwrap();
+        assert_eq!(j.verdict, Verdict::Better);
+    }
+
+    #[test]
+    fn an_estimate_on_the_margin_cannot_be_decided() {
+        // B/A ≈ 1.05 exactly, with a wide spread.
+        let a = trials(&[100.0, 90.0, 110.0, 95.0, 105.0]);
+        let b: Vec<Trial> = a.iter().map(|t| Trial::value(t.value * 1.05)).collect();
+        let j = judge(&FigureInput::new(Better::Higher, 0.03, a, b)).unwrap();
+        assert_eq!(j.verdict, Verdict::Inconclusive);
+        assert_eq!(j.runs_needed, Some(RunsNeeded::CannotDecide));
+    }
+
+    #[test]
+    fn holm_widens_the_intervals_of_a_family() {
+        let a = trials(&[100.0, 103.0, 98.0, 101.0, 99.5, 100.5, 102.0, 99.0]);
+        let b = trials(&[110.0, 108.5, 112.0, 109.0, 111.2, 110.5, 109.5, 111.0]);
+        let one = FigureInput::new(Better::Higher, 0.03, a.clone(), b);
+        let same = FigureInput::new(Better::Higher, 0.03, a.clone(), a);
+        let mut family = vec![one.clone()];
+        family.extend(std::iter::repeat_n(same, 19));
+        let all = judge_all(&family, &Family::default());
+        let first = all[0].as_ref().unwrap();
+        // The clear 10 % gain survives 20 figures: read at 0.05/20.
+        assert_eq!(first.verdict, Verdict::Better);
+        close(first.interval.unwrap().level, 1.0 - 0.05 / 20.0, 1e-15);
+        close(
+            first.p_adjusted.unwrap(),
+            20.0 * first.p_value.unwrap(),
+            1e-12,
+        );
+        // The others are read at 0.05/19 (Holm stopped after one).
+        for j in &all[1..] {
+            let j = j.as_ref().unwrap();
+            close(j.interval.unwrap().level, 1.0 - 0.05 / 19.0, 1e-15);
+            assert_ne!(j.verdict, Verdict::Better);
+        }
+        let alone = judge(&one).unwrap();
+        assert!(alone.interval.unwrap().lo > first.interval.unwrap().lo);
+    }
+}
