@@ -138,8 +138,8 @@ fn the_json_carries_each_steps_samples_near_its_figure() {
             "{mean} vs {figure}: {step:#}"
         );
         let (lo, hi) = (
-            s["ci95_low"].as_f64().unwrap(),
-            s["ci95_high"].as_f64().unwrap(),
+            s["ci95_lo"].as_f64().unwrap(),
+            s["ci95_hi"].as_f64().unwrap(),
         );
         assert!(lo <= hi, "{step:#}");
     }

@@ -270,7 +270,7 @@ mod tests {
             sum.mean,
             s.loops_per_s_mean
         );
-        let (lo, hi) = (sum.ci95_low.unwrap(), sum.ci95_high.unwrap());
+        let (lo, hi) = (sum.ci95_lo.unwrap(), sum.ci95_hi.unwrap());
         assert!(lo <= hi && hi > 0.0, "{sum:?}");
     }
 

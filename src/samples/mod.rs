@@ -12,8 +12,8 @@
 //! sub-interval boundary ([`RateSampler`]). No lock, no syscall in a job's
 //! loop. `benches/sampling-overhead.sh` measures what it costs.
 //!
-//! [`summary`] reduces a series to median, min, max, cv and a 95 %
-//! interval.
+//! [`summary`] keeps a series' median, min, max, cv and 95 % interval, as
+//! [`crate::stats`] computes them.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -343,13 +343,18 @@ mod tests {
 
     #[test]
     fn samples_read_back_and_old_steps_without_them_read() {
-        let s = Samples::new(vec![1.0, 2.0, 3.0], Some(500 * MS));
+        let s = Samples::new(vec![1.0, 2.0, 3.0, 4.0], Some(500 * MS));
         let back: Samples = serde_json::from_str(&serde_json::to_string(&s).unwrap()).unwrap();
         assert_eq!(back, s);
         let old: Samples = serde_json::from_str("{}").unwrap();
         assert_eq!(old, Samples::default());
-        // two batches ([2], [3]): t(1) · 0.7071 / √2 = 12.7062 / 2, of a figure of 2
-        let want = 100.0 * 12.706204736174694 / 2.0 / 2.0;
-        assert!((s.half_width_percent(2.0).unwrap() - want).abs() < 1e-9);
+        // two batches ([1, 2], [3, 4]): t(1) · sd(1.5, 3.5) / √2 = 12.7062,
+        // of a figure of 2.5 (scipy.stats.t.ppf(0.975, 1) = 12.706204736174694)
+        let want = 100.0 * 12.706204736174694 / 2.5;
+        assert!((s.half_width_percent(2.5).unwrap() - want).abs() < 1e-6);
+        assert_eq!(
+            Samples::new(vec![1.0, 2.0, 3.0], None).half_width_percent(2.0),
+            None
+        );
     }
 }
