@@ -13,20 +13,20 @@ mod tests;
 
 use std::fmt::Write;
 
-use super::short;
+use super::{legend, short, side_text};
 use crate::compare::comparison::Comparison;
 use svg::esc;
 
 /// The page of `c`. Pure: it reads nothing and measures nothing.
 pub fn html(c: &Comparison) -> String {
     let mut out = String::new();
-    let title = if c.reports.len() == 2 {
+    let title = if c.sides.len() == 2 {
         format!(
             "quickbench compare: {} and {}",
-            c.reports[0].name, c.reports[1].name
+            c.sides[0].name, c.sides[1].name
         )
     } else {
-        format!("quickbench compare: {} reports", c.reports.len())
+        format!("quickbench compare: {} hosts", c.sides.len())
     };
     let _ = write!(
         out,
@@ -45,7 +45,7 @@ pub fn html(c: &Comparison) -> String {
         out.push_str("</ul>\n");
     }
     match &c.table {
-        Some(t) if c.reports.len() > 2 => {
+        Some(t) if c.sides.len() > 2 => {
             out.push_str("<h2>Key figures</h2>\n");
             out.push_str(&fleet::strips(t));
             out.push_str(&fleet::outlier_table(t));
@@ -71,49 +71,44 @@ pub fn html(c: &Comparison) -> String {
     out
 }
 
-/// Who the reports are: A and B by name, or the fleet's list (folded).
+/// Who the sides are: A and B, or the fleet's list (folded); then what
+/// the verdicts mean.
 fn who(c: &Comparison) -> String {
-    let line = |n: usize| {
-        let r = &c.reports[n];
-        let when = r
-            .timestamp_utc
-            .as_deref()
-            .map_or("date unknown".into(), |t| {
-                t.replace('T', " ").replace('Z', " UTC")
-            });
-        (
-            esc(&r.name),
-            esc(&r.file),
-            format!("{}, {}", r.origin, esc(&when)),
-        )
-    };
     let mut out = String::new();
-    if c.reports.len() == 2 {
+    if c.sides.len() == 2 {
         out.push_str("<table class=\"who\">\n");
         for (n, ab) in ["A", "B"].iter().enumerate() {
-            let (name, file, about) = line(n);
             let _ = writeln!(
                 out,
-                "<tr><th>{ab}</th><td class=\"host\">{name}</td><td><code>{file}</code></td><td>{about}{}</td></tr>",
+                "<tr><th>{ab}</th><td class=\"host\">{}</td><td>{}{}</td></tr>",
+                esc(&c.sides[n].name),
+                esc(&side_text(c, n)),
                 if n == 0 { ", the reference" } else { "" }
             );
         }
         out.push_str("</table>\n");
-        return out;
-    }
-    let _ = writeln!(
-        out,
-        "<details class=\"who\"><summary>The {} reports</summary>\n<table>\n<tr><th>host</th><th>file</th><th>made by, when</th></tr>",
-        c.reports.len()
-    );
-    for n in 0..c.reports.len() {
-        let (name, file, about) = line(n);
+    } else {
         let _ = writeln!(
             out,
-            "<tr><td class=\"host\">{name}</td><td><code>{file}</code></td><td>{about}</td></tr>"
+            "<details class=\"who\"><summary>The {} hosts ({} reports)</summary>\n<table>\n<tr><th>host</th><th>reports, made by, when</th></tr>",
+            c.sides.len(),
+            c.reports.len()
         );
+        for n in 0..c.sides.len() {
+            let _ = writeln!(
+                out,
+                "<tr><td class=\"host\">{}</td><td>{}</td></tr>",
+                esc(&c.sides[n].name),
+                esc(&side_text(c, n))
+            );
+        }
+        out.push_str("</table>\n</details>\n");
     }
-    out.push_str("</table>\n</details>\n");
+    out.push_str("<ul class=\"legend\">\n");
+    for l in legend(c) {
+        let _ = writeln!(out, "<li>{}</li>", esc(&l));
+    }
+    out.push_str("</ul>\n");
     out
 }
 

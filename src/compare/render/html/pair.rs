@@ -236,6 +236,7 @@ fn verdict_class(v: &Verdict) -> &'static str {
         Verdict::Better => "better",
         Verdict::Worse => "worse",
         Verdict::Equal => "equal",
+        Verdict::Inconclusive => "unsure",
         _ => "other",
     }
 }

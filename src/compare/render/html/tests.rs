@@ -6,6 +6,7 @@ use super::*;
 use crate::compare::comparison::{ReportInfo, Row};
 use crate::compare::facts::Better;
 use crate::compare::fleet::{outliers, FleetColumn, FleetRow, FleetTable};
+use crate::compare::sides::Side;
 use crate::compare::verdict::Verdict;
 
 fn info(name: &str, file: &str) -> ReportInfo {
@@ -17,6 +18,19 @@ fn info(name: &str, file: &str) -> ReportInfo {
         loop_delay_s: Some(30.0),
         timestamp_utc: Some("2026-12-03T19:41:00Z".into()),
     }
+}
+
+/// One side per report.
+fn one_each(reports: &[ReportInfo]) -> Vec<Side> {
+    reports
+        .iter()
+        .enumerate()
+        .map(|(n, r)| Side {
+            name: r.name.clone(),
+            hostname: r.hostname.clone(),
+            reports: vec![n],
+        })
+        .collect()
 }
 
 const EVIL: &str = "<script>alert(1)</script>";
@@ -36,12 +50,14 @@ fn fleet() -> Comparison {
             not_comparable: vec![false, false],
         })
         .collect();
+    let reports: Vec<ReportInfo> = names
+        .iter()
+        .map(|n| info(n, &format!("reports/{n}.json")))
+        .collect();
     Comparison {
-        compare_schema_version: 1,
-        reports: names
-            .iter()
-            .map(|n| info(n, &format!("reports/{n}.json")))
-            .collect(),
+        compare_schema_version: 2,
+        sides: one_each(&reports),
+        reports,
         warnings: vec![format!("{EVIL}: sections that could not run: io")],
         rows: Vec::new(),
         missing: vec![format!("{EVIL}: [ Memory ] Total")],
@@ -79,6 +95,7 @@ fn figure_row(label: &str, a: f64, b: f64, verdict: Verdict) -> Row {
             (!matches!(verdict, Verdict::NotComparable { .. })).then_some(b / a),
         ],
         verdicts: vec![Verdict::Reference, verdict],
+        judged: vec![None, None],
     }
 }
 
@@ -87,9 +104,11 @@ fn pair() -> Comparison {
     host.section = "Header".into();
     host.kind = "info";
     host.texts = vec![Some("a".into()), Some(EVIL.into())];
+    let reports = vec![info("a", "a.txt"), info(EVIL, "<b>.json")];
     Comparison {
-        compare_schema_version: 1,
-        reports: vec![info("a", "a.txt"), info(EVIL, "<b>.json")],
+        compare_schema_version: 2,
+        sides: one_each(&reports),
+        reports,
         warnings: Vec::new(),
         rows: vec![
             host,
