@@ -602,9 +602,9 @@ fn identical_reports_never_read_better_or_worse() {
                 );
             }
         }
-        // one report a side: within-run noise only, the spread assumed; an
-        // assumed 3 % a side, read at the level of 45 figures, cannot show
-        // the whole interval within ±5 %: ~, and the runs that would
+        // one report a side: within-run noise only, the run-to-run spread
+        // assumed (tens of % on the development host): the interval cannot
+        // lie within ±5 %, so ~, and whether more runs would decide
         let cpu = figures(&one)[0];
         assert_eq!(
             cpu["judged"][1]["spread"]["kind"], "within_run_only",
@@ -612,8 +612,10 @@ fn identical_reports_never_read_better_or_worse() {
         );
         assert_eq!(verdict(cpu, 1), "inconclusive", "{cpu}");
         let words = cpu["judged"][1]["words"].as_str().unwrap();
-        assert!(words.ends_with("runs a side would decide"), "{words}");
-        assert_eq!(cpu["judged"][1]["runs_needed"]["toward"], "same", "{cpu}");
+        assert!(
+            words.ends_with("runs a side would decide") || words.ends_with("cannot decide"),
+            "{words}"
+        );
         let three_cpu = figures(&three)[0];
         assert_eq!(three_cpu["judged"][1]["spread"]["kind"], "measured");
         assert_eq!(three_cpu["judged"][1]["n_a"], 3);

@@ -150,11 +150,12 @@ text.oname{fill:#b3221e;font-weight:600}
 tspan.oval{fill:#555;font-weight:normal}
 rect.band{fill:#dedede}
 line.centre{stroke:#111;stroke-width:1.5}
-.bar.better{fill:#2e7d32}.bar.worse{fill:#c62828}.bar.equal{fill:#8d8d8d}.bar.other{fill:#c98a00}
+.bar.better{fill:#2e7d32}.bar.worse{fill:#c62828}.bar.equal{fill:#8d8d8d}.bar.unsure{fill:#b9b9d6}.bar.other{fill:#c98a00}
+path.whisker{stroke:#111;stroke-width:1.5;fill:none}
 text.words.better{fill:#2e7d32;font-weight:600}text.words.worse{fill:#c62828;font-weight:600}
-text.words.equal{fill:#555}text.words.other{fill:#a86f00}
+text.words.equal{fill:#555}text.words.unsure{fill:#55557a}text.words.other{fill:#a86f00}
 text.values{fill:#444}
 .sw{display:inline-block;width:10px;height:10px;border-radius:50%;vertical-align:-1px;margin:0 3px 0 8px}
 .sw.out{background:#d0312d}.sw.nc{border:1.5px solid #888;width:8px;height:8px}
-.sw.better{background:#2e7d32;border-radius:2px}.sw.worse{background:#c62828;border-radius:2px}.sw.equal{background:#8d8d8d;border-radius:2px}
+.sw.better{background:#2e7d32;border-radius:2px}.sw.worse{background:#c62828;border-radius:2px}.sw.equal{background:#8d8d8d;border-radius:2px}.sw.unsure{background:#b9b9d6;border-radius:2px}
 ";

@@ -7,7 +7,8 @@ use crate::compare::comparison::{ReportInfo, Row};
 use crate::compare::facts::Better;
 use crate::compare::fleet::{outliers, FleetColumn, FleetRow, FleetTable};
 use crate::compare::sides::Side;
-use crate::compare::verdict::Verdict;
+use crate::compare::verdict::{Judged, Verdict};
+use crate::stats::{RatioInterval, RunsNeeded, Spread};
 
 fn info(name: &str, file: &str) -> ReportInfo {
     ReportInfo {
@@ -99,6 +100,30 @@ fn figure_row(label: &str, a: f64, b: f64, verdict: Verdict) -> Row {
     }
 }
 
+/// How a figure of `ratio` in [lo, hi] was judged, one report a side.
+fn judged(ratio: f64, lo: f64, hi: f64, words: &str) -> Option<Judged> {
+    Some(Judged {
+        n_a: 1,
+        n_b: 1,
+        ratio,
+        interval: Some(RatioInterval {
+            lo,
+            hi,
+            level: 0.999,
+            achieved: 0.999,
+        }),
+        margin: 0.05,
+        spread: Spread::WithinRunOnly {
+            assumed_run_cv: 0.1,
+        },
+        p_value: Some(0.5),
+        p_adjusted: Some(1.0),
+        runs_needed: Some(RunsNeeded::CannotDecide),
+        bootstrap: None,
+        words: words.into(),
+    })
+}
+
 fn pair() -> Comparison {
     let mut host = figure_row("Host", 0.0, 0.0, Verdict::Different);
     host.section = "Header".into();
@@ -124,6 +149,21 @@ fn pair() -> Comparison {
                 25500.0,
                 Verdict::Equal,
             ),
+            {
+                let mut r = figure_row(
+                    "Writes ( 4 thread[s]) IO/s",
+                    25000.0,
+                    27000.0,
+                    Verdict::Inconclusive,
+                );
+                r.judged[1] = judged(
+                    1.08,
+                    0.93,
+                    1.25,
+                    "~ x1.08 [0.93, 1.25] 4 runs a side would decide",
+                );
+                r
+            },
             figure_row(
                 "Reads  ( 4 thread[s]) IO/s",
                 100000.0,
@@ -213,7 +253,7 @@ fn a_two_report_page_has_a_bar_per_ratio_and_the_verdict_beside_it() {
         1,
         "one section"
     );
-    assert_eq!(page.matches("<rect class=\"bar ").count(), 2, "{page}");
+    assert_eq!(page.matches("<rect class=\"bar ").count(), 3, "{page}");
     assert_eq!(page.matches("<rect class=\"band\"").count(), 1);
     assert_eq!(page.matches("<line class=\"centre\"").count(), 1);
     assert!(page.contains("<rect class=\"bar worse\""));
@@ -230,6 +270,31 @@ fn a_two_report_page_has_a_bar_per_ratio_and_the_verdict_beside_it() {
     let centre = page.split("<line class=\"centre\" x1=\"").nth(1).unwrap();
     let centre: f64 = centre.split('"').next().unwrap().parse().unwrap();
     assert!(x < centre - 50.0, "{x} {centre}");
+    // the inconclusive figure: its bar, its whisker across the centre line
+    // (0.93 to 1.25), and its words with the runs that would decide
+    assert!(page.contains("<rect class=\"bar unsure\""));
+    assert!(
+        page.contains(">~ x1.08 [0.93, 1.25] 4 runs a side would decide</text>"),
+        "{page}"
+    );
+    assert_eq!(page.matches("<path class=\"whisker\"").count(), 1);
+    let w = page.split("<path class=\"whisker\" d=\"M").nth(1).unwrap();
+    let x0: f64 = w.split(' ').next().unwrap().parse().unwrap();
+    let x1: f64 = w
+        .split('H')
+        .nth(1)
+        .unwrap()
+        .split('M')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(x0 < centre && centre < x1, "{x0} {centre} {x1}");
+    assert!(
+        (centre - x0) < (x1 - centre),
+        "0.93 is nearer 1 than 1.25 is"
+    );
+    assert!(w.contains("interval 0.930 to 1.250 (99.9 %)"), "{w}");
 }
 
 #[test]
