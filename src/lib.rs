@@ -21,6 +21,7 @@ pub mod plan;
 pub mod progress;
 pub mod report;
 pub mod run;
+pub mod samples;
 pub mod signals;
 pub mod sink;
 pub mod stats;

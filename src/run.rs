@@ -26,6 +26,7 @@ use crate::model::{
     BlockSize, CpuInfo, CpuStep, Extended, IoLine, IoSetup, Memory, MemoryStep, Report,
 };
 use crate::report::Console;
+use crate::samples::{self, Samples};
 use crate::sink::{Item, Output};
 use crate::sysinfo::cgroup::{self, CgroupLimits};
 use crate::{plan, signals, sysinfo, Sysroot};
@@ -151,6 +152,18 @@ impl Storage for dd_io::Workspace {
 /// the runner and of the storage policy is the live one.
 pub struct StandIn;
 
+/// The stand-in's samples of a step of `delay` whose figure is `figure`:
+/// one per sub-interval of the live rule, spread over ±2 % in a fixed
+/// pattern, so that the renderers of the spread have something to show.
+fn stand_in_samples(figure: f64, delay: Duration) -> Samples {
+    let interval = samples::interval_for(delay);
+    let n = (delay.as_nanos() / interval.as_nanos()).max(1) as usize;
+    let rates = (0..n)
+        .map(|k| figure * (1.0 + 0.004 * (((k * 7) % 11) as f64 - 5.0)))
+        .collect();
+    Samples::new(rates, Some(interval))
+}
+
 impl Measure for StandIn {
     fn cpu_step(&self, jobs: u32, delay: Duration, _: &dyn Fn()) -> LoopStep {
         let each = 400_000_000.0 - 1_000.0 * f64::from(jobs);
@@ -159,15 +172,17 @@ impl Measure for StandIn {
             loops_per_s_each: vec![each; jobs as usize],
             loops_per_s_mean: each,
             elapsed_ns: delay.as_nanos() as u64,
+            samples: stand_in_samples(each, delay),
             end: End::Complete,
         }
     }
 
     /// 30.9 GB/s.
-    fn memory_bandwidth(&self, _: &Sysroot, _: Duration) -> anyhow::Result<DdBandwidth> {
+    fn memory_bandwidth(&self, _: &Sysroot, delay: Duration) -> anyhow::Result<DdBandwidth> {
         Ok(DdBandwidth {
             bytes: 30_900_000_000,
             elapsed_ns: 1_000_000_001,
+            samples: stand_in_samples(30_900_000_000.0 / 1.000_000_001, delay),
             end: End::Complete,
         })
     }
@@ -195,6 +210,7 @@ impl Measure for StandIn {
             separate_loops_per_s_each: None,
             ratio: None,
             cut_short: false,
+            samples: Default::default(),
         }
     }
 
@@ -209,6 +225,19 @@ impl Measure for StandIn {
             copy_gb_per_s: 10.0 * f64::from(threads),
             triad_gb_per_s: 11.0 * f64::from(threads),
             passes: 3,
+            // three passes, the best of which is the figure
+            copy_samples: Samples::new(
+                [0.97, 1.0, 0.985]
+                    .map(|f| f * 10.0 * f64::from(threads))
+                    .to_vec(),
+                None,
+            ),
+            triad_samples: Samples::new(
+                [0.98, 0.99, 1.0]
+                    .map(|f| f * 11.0 * f64::from(threads))
+                    .to_vec(),
+                None,
+            ),
             elapsed_ns: delay.as_nanos() as u64,
             cut_short: false,
             verified: true,
@@ -242,7 +271,13 @@ impl Storage for StandInStorage {
         (self.direct_io, None)
     }
     /// 1 job does 25,000 4k IO/s or 900 1M IO/s; up to 4 jobs scale it.
-    fn run_line(&mut self, bs: BlockSize, dir: Direction, jobs: u32, _: Duration) -> LineResult {
+    fn run_line(
+        &mut self,
+        bs: BlockSize,
+        dir: Direction,
+        jobs: u32,
+        delay: Duration,
+    ) -> LineResult {
         let iops = match bs {
             BlockSize::K4 => 25_000.0,
             BlockSize::M1 => 900.0,
@@ -253,6 +288,7 @@ impl Storage for StandInStorage {
             bytes: ios * bs.bytes(),
             ios,
             elapsed_ns: 1_000_000_000,
+            samples: stand_in_samples(iops, delay),
             mb_per_s: (ios * bs.bytes()) as f64 / 1e6,
             iops,
             lat_mean_us: lat_us,

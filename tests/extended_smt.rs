@@ -106,6 +106,7 @@ fn siblings_exist_but_one_per_core_is_usable() {
         separate_loops_per_s_each: None,
         ratio: None,
         cut_short: false,
+        samples: Default::default(),
     };
     assert!(p.verdict().contains("nothing to probe"), "{}", p.verdict());
 }

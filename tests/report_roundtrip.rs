@@ -142,6 +142,7 @@ fn model(rng: &mut Rng) -> Report {
                 loops_per_s_each: Vec::new(),
                 loops_per_s_mean: rng.below(9_999_999_999) as f64,
                 elapsed_ns: 0,
+                samples: Default::default(),
                 end: End::cut_if(rng.below(5) == 0),
             };
             r.cpu_loop.push(Measured {
@@ -157,6 +158,7 @@ fn model(rng: &mut Rng) -> Report {
             let figure = DdBandwidth {
                 bytes: rng.below(1 << 45),
                 elapsed_ns: 1 + rng.below(60_000_000_000),
+                samples: Default::default(),
                 end: End::cut_if(rng.coin()),
             };
             Measured {

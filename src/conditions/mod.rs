@@ -135,6 +135,7 @@ mod tests {
                 loops_per_s_each: vec![1.0, 3.0],
                 loops_per_s_mean: 2.0,
                 elapsed_ns: 5,
+                samples: Default::default(),
                 end: crate::end::End::Interrupted,
             },
             conditions: CpuConditions {
@@ -149,6 +150,9 @@ mod tests {
             "loops_per_s_each",
             "loops_per_s_mean",
             "elapsed_ns",
+            "samples",
+            "sample_interval_ns",
+            "sample_summary",
             "cut_short",
             "conditions",
             "load",

@@ -10,7 +10,13 @@
 //! latency), so two jobs on SMT siblings of one core visibly slow each other
 //! while jobs on distinct cores do not. The stop flag is read (relaxed) once
 //! every [`BATCH`] loops. Changing the body changes [`LOOP_VERSION`].
+//!
+//! At the same place, each job stores its running loop count (relaxed, to
+//! a counter on its own cache line); the runner's thread, which sleeps
+//! through the step in 10 ms naps anyway, reads the counters at each
+//! sub-interval boundary to keep the step's samples ([`crate::samples`]).
 
+use std::cell::RefCell;
 use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Barrier};
@@ -42,6 +48,10 @@ pub struct LoopStep {
     pub loops_per_s_mean: f64,
     /// Wall time of the step, in nanoseconds.
     pub elapsed_ns: u64,
+    /// The jobs' mean loops per second of one job in each sub-interval
+    /// (`samples`, `sample_interval_ns`, `sample_summary`).
+    #[serde(flatten)]
+    pub samples: crate::samples::Samples,
     /// Complete, or cut short by Ctrl-C before the loop delay (`cut_short`
     /// in the JSON).
     #[serde(rename = "cut_short", with = "crate::end::cut_short")]
@@ -82,8 +92,10 @@ fn body(s: &mut [u64; 8]) {
 }
 
 /// Runs loops until `stop` is set; returns the number of loops done.
+/// With a `counter`, stores the running count in it after every batch,
+/// where the stop flag is read.
 #[inline(never)]
-pub fn spin(stop: &AtomicBool, seed: u64) -> u64 {
+pub fn spin(stop: &AtomicBool, seed: u64, counter: Option<&crate::samples::Counter>) -> u64 {
     let mut s = [
         seed | 1,
         seed ^ 0x1234_5678_9abc_def1,
@@ -100,39 +112,65 @@ pub fn spin(stop: &AtomicBool, seed: u64) -> u64 {
             body(&mut s);
         }
         loops += BATCH;
+        if let Some(c) = counter {
+            c.set(loops);
+        }
     }
     black_box(s);
     loops
 }
 
 /// Runs one step of `jobs` jobs for `duration`, or until `interrupted()`
-/// returns true (polled every 10 ms by the calling thread).
+/// returns true (polled every 10 ms by the calling thread, which also
+/// takes the samples).
 pub fn run_step(jobs: u32, duration: Duration, interrupted: &dyn Fn() -> bool) -> LoopStep {
     let stop = Arc::new(AtomicBool::new(false));
     let barrier = Arc::new(Barrier::new(jobs as usize + 1));
+    let interval = crate::samples::plan(duration);
+    let counters: Arc<Vec<crate::samples::Counter>> =
+        Arc::new((0..jobs).map(|_| Default::default()).collect());
     let handles: Vec<_> = (0..jobs)
         .map(|i| {
             let stop = Arc::clone(&stop);
             let barrier = Arc::clone(&barrier);
+            let counters = Arc::clone(&counters);
             thread::spawn(move || {
+                let counter = interval.map(|_| &counters[i as usize]);
                 barrier.wait();
                 let t0 = Instant::now();
-                let loops = spin(&stop, 0x5eed_0000 + u64::from(i));
-                (loops, t0.elapsed())
+                let loops = spin(&stop, 0x5eed_0000 + u64::from(i), counter);
+                let end = Instant::now();
+                (loops, end - t0, end)
             })
         })
         .collect();
     barrier.wait();
     let t0 = Instant::now();
-    let cut_short = crate::signals::sleep_unless(duration, interrupted);
+    let (cut_short, sampler) = sample_while(
+        t0,
+        duration,
+        interval,
+        &counters,
+        f64::from(jobs),
+        interrupted,
+    );
     stop.store(true, Ordering::Relaxed);
+    let (mut total, mut last_end) = (0, t0);
     let loops_per_s_each: Vec<f64> = handles
         .into_iter()
         .map(|h| match h.join() {
-            Ok((loops, el)) if el.as_secs_f64() > 0.0 => loops as f64 / el.as_secs_f64(),
+            Ok((loops, el, end)) if el.as_secs_f64() > 0.0 => {
+                total += loops;
+                last_end = last_end.max(end);
+                loops as f64 / el.as_secs_f64()
+            }
             _ => 0.0,
         })
         .collect();
+    // the last sample ends with the last job, as the figure does
+    let samples = sampler
+        .map(|s| s.finish(last_end - t0, total))
+        .unwrap_or_default();
     let loops_per_s_mean = if loops_per_s_each.is_empty() {
         0.0
     } else {
@@ -143,8 +181,37 @@ pub fn run_step(jobs: u32, duration: Duration, interrupted: &dyn Fn() -> bool) -
         loops_per_s_each,
         loops_per_s_mean,
         elapsed_ns: t0.elapsed().as_nanos() as u64,
+        samples,
         end: End::cut_if(cut_short),
     }
+}
+
+/// Sleeps like [`crate::signals::sleep_unless`] from `t0` for `duration`,
+/// reading the jobs' `counters` at each boundary of `interval` (none when
+/// `None`); returns whether `interrupted()` cut the sleep, and the sampler
+/// (rates divided by `per`, the jobs: a per-job rate), which the caller
+/// finishes once the jobs have stopped, with their end and their total.
+pub fn sample_while(
+    t0: Instant,
+    duration: Duration,
+    interval: Option<Duration>,
+    counters: &[crate::samples::Counter],
+    per: f64,
+    interrupted: &dyn Fn() -> bool,
+) -> (bool, Option<crate::samples::RateSampler>) {
+    let Some(interval) = interval else {
+        return (crate::signals::sleep_unless(duration, interrupted), None);
+    };
+    let sampler = RefCell::new(crate::samples::RateSampler::new(interval, per));
+    let cut = crate::signals::sleep_unless(duration, &|| {
+        let at = t0.elapsed();
+        let mut s = sampler.borrow_mut();
+        if s.due(at) {
+            s.observe(at, crate::samples::total(counters));
+        }
+        interrupted()
+    });
+    (cut, Some(sampler.into_inner()))
 }
 
 #[cfg(test)]
@@ -178,6 +245,33 @@ mod tests {
         assert!(s.loops_per_s_each.iter().all(|&r| r > 1_000_000.0), "{s:?}");
         assert!(s.end.is_complete());
         assert!(s.elapsed_ns >= 100_000_000);
+    }
+
+    #[test]
+    fn a_step_keeps_samples_whose_mean_is_near_its_figure() {
+        // 1 s: one sample per 100 ms sub-interval, ten, or more when the
+        // jobs stopped late (whenever the polls ran: a missed boundary
+        // still has its sample)
+        let s = run_step(2, Duration::from_secs(1), &|| false);
+        assert_eq!(s.samples.sample_interval_ns, Some(100_000_000), "{s:?}");
+        let n = s.samples.samples.len();
+        let want = s.elapsed_ns as f64 / 1e8;
+        assert!(n >= 10 && n as f64 <= want + 1.0, "{n} samples: {s:?}");
+        let sum = s.samples.sample_summary.as_ref().expect("a summary");
+        assert_eq!(sum.n, n);
+        // (a sub-interval in which the jobs never ran is a zero, not an error)
+        assert!(sum.min >= 0.0 && sum.min <= sum.median && sum.median <= sum.max);
+        assert!(sum.max > 0.0);
+        // the samples are per-job rates, like the figure
+        let ratio = sum.mean / s.loops_per_s_mean;
+        assert!(
+            (0.8..=1.2).contains(&ratio),
+            "mean {} vs figure {}: {s:?}",
+            sum.mean,
+            s.loops_per_s_mean
+        );
+        let (lo, hi) = (sum.ci95_lo.unwrap(), sum.ci95_hi.unwrap());
+        assert!(lo <= hi && hi > 0.0, "{sum:?}");
     }
 
     #[test]

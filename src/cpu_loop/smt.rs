@@ -7,14 +7,17 @@
 //! and runs the CPU loop's [`spin`] in two threads pinned with
 //! `sched_setaffinity`, alternately on the siblings and on the separate
 //! cores (two rounds each, best round kept). The ratio is the siblings'
-//! per-job rate over the separate cores' per-job rate.
+//! per-job rate over the separate cores' per-job rate. Each run is sampled
+//! as a CPU loop step is ([`super::sample_while`]); the samples of the
+//! round kept are kept.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Barrier};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::spin;
+use super::{sample_while, spin};
+use crate::samples::{Counter, Samples};
 use crate::sysinfo::cpu_numbers;
 use crate::Sysroot;
 
@@ -60,6 +63,18 @@ pub struct SmtProbe {
     pub ratio: Option<f64>,
     /// True when Ctrl-C ended the probe early.
     pub cut_short: bool,
+    /// The per-job loops per second of the rounds kept, per sub-interval.
+    #[serde(default)]
+    pub samples: SmtSamples,
+}
+
+/// The samples of the SMT probe's two kept rounds.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SmtSamples {
+    /// Two jobs on the siblings (the round of `siblings_loops_per_s_each`).
+    pub siblings: Samples,
+    /// Two jobs on separate cores (the round of `separate_loops_per_s_each`).
+    pub separate: Samples,
 }
 
 impl SmtProbe {
@@ -152,47 +167,61 @@ pub fn plan(sys: &Sysroot, usable: &[u32]) -> SmtPlan {
 }
 
 /// Runs two jobs pinned to `cpus` for `duration`; returns the per-job
-/// loops per second (mean of the two), or `None` if a pin failed.
+/// loops per second (mean of the two), or `None` if a pin failed, whether
+/// it was cut, and its samples.
 fn run_pair(
     cpus: [u32; 2],
     duration: Duration,
     interrupted: &dyn Fn() -> bool,
-) -> (Option<f64>, bool) {
+) -> (Option<f64>, bool, Samples) {
     let stop = Arc::new(AtomicBool::new(false));
     let barrier = Arc::new(Barrier::new(3));
+    let interval = crate::samples::plan(duration);
+    let counters: Arc<[Counter; 2]> = Arc::default();
     let handles: Vec<_> = cpus
         .iter()
         .enumerate()
         .map(|(i, &cpu)| {
             let stop = Arc::clone(&stop);
             let barrier = Arc::clone(&barrier);
+            let counters = Arc::clone(&counters);
             thread::spawn(move || {
                 let pinned = pin_current_thread(cpu);
+                let counter = interval.map(|_| &counters[i]);
                 barrier.wait();
                 let t0 = Instant::now();
-                let loops = spin(&stop, 0x5e7_0000 + i as u64);
-                (pinned, loops, t0.elapsed())
+                let loops = spin(&stop, 0x5e7_0000 + i as u64, counter);
+                let end = Instant::now();
+                (pinned, loops, end - t0, end)
             })
         })
         .collect();
     barrier.wait();
-    let cut = crate::signals::sleep_unless(duration, interrupted);
+    let t0 = Instant::now();
+    let (cut, sampler) = sample_while(t0, duration, interval, &counters[..], 2.0, interrupted);
     stop.store(true, Ordering::Relaxed);
     let mut rates = Vec::new();
     let mut all_pinned = true;
+    let (mut total, mut last_end) = (0, t0);
     for h in handles {
         match h.join() {
-            Ok((pinned, loops, el)) if el.as_secs_f64() > 0.0 => {
+            Ok((pinned, loops, el, end)) if el.as_secs_f64() > 0.0 => {
                 all_pinned &= pinned;
                 rates.push(loops as f64 / el.as_secs_f64());
+                total += loops;
+                last_end = last_end.max(end);
             }
             _ => all_pinned = false,
         }
     }
     if !all_pinned || rates.len() != 2 {
-        return (None, cut);
+        return (None, cut, Samples::default());
     }
-    (Some((rates[0] + rates[1]) / 2.0), cut)
+    // the last sample ends with the last job, as the figure does
+    let samples = sampler
+        .map(|s| s.finish(last_end - t0, total))
+        .unwrap_or_default();
+    (Some((rates[0] + rates[1]) / 2.0), cut, samples)
 }
 
 /// Pins the calling thread to one CPU; false on failure.
@@ -219,6 +248,7 @@ pub fn run_plan(plan: SmtPlan, duration: Duration, interrupted: &dyn Fn() -> boo
         separate_loops_per_s_each: None,
         ratio: None,
         cut_short: false,
+        samples: SmtSamples::default(),
     };
     let SmtPlan::Probe {
         siblings, separate, ..
@@ -227,17 +257,32 @@ pub fn run_plan(plan: SmtPlan, duration: Duration, interrupted: &dyn Fn() -> boo
         return out;
     };
     let quarter = duration / 4;
-    let best = |a: Option<f64>, b: Option<f64>| match (a, b) {
-        (Some(x), Some(y)) => Some(x.max(y)),
-        (x, None) | (None, x) => x,
+    // the better round's figure, and its samples
+    let best = |kept: &mut Option<f64>, kept_samples: &mut Samples, r: Option<f64>, s: Samples| {
+        if let Some(x) = r {
+            if kept.is_none_or(|k| x > k) {
+                *kept = Some(x);
+                *kept_samples = s;
+            }
+        }
     };
     for _ in 0..2 {
         for (cpus, slot) in [(siblings, 0), (separate, 1)] {
-            let (r, cut) = run_pair(cpus, quarter, interrupted);
+            let (r, cut, samples) = run_pair(cpus, quarter, interrupted);
             if slot == 0 {
-                out.siblings_loops_per_s_each = best(out.siblings_loops_per_s_each, r);
+                best(
+                    &mut out.siblings_loops_per_s_each,
+                    &mut out.samples.siblings,
+                    r,
+                    samples,
+                );
             } else {
-                out.separate_loops_per_s_each = best(out.separate_loops_per_s_each, r);
+                best(
+                    &mut out.separate_loops_per_s_each,
+                    &mut out.samples.separate,
+                    r,
+                    samples,
+                );
             }
             if cut {
                 out.cut_short = true;
@@ -267,6 +312,35 @@ mod tests {
             separate_loops_per_s_each: None,
             ratio: r,
             cut_short: false,
+            samples: SmtSamples::default(),
+        }
+    }
+
+    #[test]
+    fn the_rounds_kept_keep_their_samples() {
+        let cpus = usable_cpu_list(&Sysroot::live());
+        let pair = [cpus[0], *cpus.get(1).unwrap_or(&cpus[0])];
+        let plan = SmtPlan::Probe {
+            threads_per_core: 2,
+            siblings: pair,
+            separate: pair,
+        };
+        // four runs of 500 ms, sampled every 50 ms (long enough that a job
+        // pinned to a CPU busy with other tests starts late by a small part
+        // of its run: its figure counts from its own start)
+        let p = run_plan(plan, Duration::from_secs(2), &|| false);
+        for (s, figure) in [
+            (&p.samples.siblings, p.siblings_loops_per_s_each),
+            (&p.samples.separate, p.separate_loops_per_s_each),
+        ] {
+            let figure = figure.expect("a figure");
+            assert_eq!(s.sample_interval_ns, Some(50_000_000));
+            assert!(s.samples.len() >= 5, "{p:?}");
+            let mean = s.sample_summary.as_ref().unwrap().mean;
+            assert!(
+                (0.8..=1.2).contains(&(mean / figure)),
+                "{mean} vs {figure}: {p:?}"
+            );
         }
     }
 

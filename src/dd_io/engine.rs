@@ -11,11 +11,18 @@
 //! Before the gate opens, every job rests for [`SETTLE`] (not counted in
 //! the line): see there why. From the rest to the last job's end, a watch
 //! thread wakes every [`WATCH_TICK`]: see there why.
+//!
+//! Samples: after every I/O, where it checks the cut flag, each job stores
+//! its I/O count (relaxed, to a counter on its own cache line); the watch
+//! thread, awake anyway, reads the counters at each sub-interval boundary
+//! ([`crate::samples`]). No lock and no syscall is added to a job's loop.
 
 use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
+
+use crate::samples::{Counter, RateSampler, Samples};
 
 use super::buffer::AlignedBuf;
 use super::histogram::Histogram;
@@ -163,10 +170,79 @@ struct Watch {
     cv: Condvar,
     /// Times the watch woke (for the tests).
     wakes: std::sync::atomic::AtomicU64,
+    /// The line's samples, taken at the watch's wake-ups (`None`: not sampled).
+    sampling: Option<LineSampling>,
+    /// The watch thread ran (without it, no samples: spreading the line's
+    /// mean over its sub-intervals would fake a perfectly steady line).
+    ran: AtomicBool,
+}
+
+/// What the watch needs to sample a line's rate.
+struct LineSampling {
+    /// One I/O counter per job.
+    counters: Vec<Counter>,
+    /// When the gate opened (set once, just before it opens).
+    started: OnceLock<Instant>,
+    /// The rates so far; locked by the watch at its wake-ups and by the
+    /// caller once the jobs have ended, never by a job (so uncontended).
+    sampler: Mutex<RateSampler>,
+}
+
+impl LineSampling {
+    fn new(jobs: usize, interval: Duration) -> LineSampling {
+        LineSampling {
+            counters: (0..jobs).map(|_| Counter::default()).collect(),
+            started: OnceLock::new(),
+            sampler: Mutex::new(RateSampler::new(interval, 1.0)),
+        }
+    }
+
+    /// At a wake-up of the watch: a sample if a boundary passed.
+    fn tick(&self) {
+        let Some(t0) = self.started.get() else {
+            return;
+        };
+        let at = t0.elapsed();
+        let mut s = self.sampler.lock().unwrap_or_else(|e| e.into_inner());
+        if s.due(at) {
+            s.observe(at, crate::samples::total(&self.counters));
+        }
+    }
+
+    /// The jobs ended at `end` with `ios` I/Os in all: the samples.
+    fn finish(self, end: Instant, ios: u64) -> Samples {
+        let Some(t0) = self.started.get() else {
+            return Samples::default();
+        };
+        let sampler = self.sampler.into_inner().unwrap_or_else(|e| e.into_inner());
+        sampler.finish(end.saturating_duration_since(*t0), ios)
+    }
 }
 
 impl Watch {
+    /// A watch that samples the I/O counters of `jobs` jobs every
+    /// `interval`, when there is one.
+    fn sampling(jobs: usize, interval: Option<Duration>) -> Watch {
+        Watch {
+            sampling: interval.map(|i| LineSampling::new(jobs, i)),
+            ..Watch::default()
+        }
+    }
+
+    /// Job `j`'s counter, when the line is sampled.
+    fn counter(&self, j: usize) -> Option<&Counter> {
+        self.sampling.as_ref().map(|s| &s.counters[j])
+    }
+
+    /// The gate opens now: the samples start.
+    fn mark_start(&self) {
+        if let Some(s) = &self.sampling {
+            let _ = s.started.set(Instant::now());
+        }
+    }
+
     fn run(&self) {
+        self.ran.store(true, Ordering::Relaxed);
         let mut stopped = self.stopped.lock().unwrap_or_else(|e| e.into_inner());
         while !*stopped {
             stopped = self
@@ -175,6 +251,9 @@ impl Watch {
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
             self.wakes.fetch_add(1, Ordering::Relaxed);
+            if let Some(s) = &self.sampling {
+                s.tick();
+            }
         }
     }
 
@@ -226,6 +305,7 @@ fn run_job(
     duration: Duration,
     gate: &Gate,
     cut: &AtomicBool,
+    counter: Option<&Counter>,
 ) -> JobOutcome {
     let mut hist = Histogram::new();
     let mut bytes = 0u64;
@@ -266,6 +346,9 @@ fn run_job(
                 hist.record(t1.duration_since(t0).as_nanos() as u64);
                 bytes += block_size_bytes as u64;
                 ios += 1;
+                if let Some(c) = counter {
+                    c.set(ios);
+                }
             }
             Err((errno, done)) => {
                 bytes += done as u64;
@@ -321,7 +404,8 @@ impl Gate {
 }
 
 /// Runs all jobs together (one thread each) and returns what `at_start`
-/// returned and the jobs' outcomes in job order; `Err` when a thread
+/// returned, the jobs' outcomes in job order and the line's samples (IO/s
+/// of all jobs per sub-interval, when sampling is on); `Err` when a thread
 /// could not be created (no I/O was done). The jobs rest for `settle`
 /// (see [`SETTLE`]), then `at_start` runs (to sample counters as close to
 /// the start as possible), then the gate opens. A single job runs in the
@@ -339,11 +423,12 @@ pub fn run_jobs<T>(
     cut: &AtomicBool,
     settle: Duration,
     at_start: impl FnOnce() -> T,
-) -> std::io::Result<(T, Vec<JobOutcome>)> {
-    Watch::default().around(|| {
+) -> std::io::Result<(T, Vec<JobOutcome>, Samples)> {
+    let mut watch = Watch::sampling(plans.len(), crate::samples::plan(duration));
+    let ran = watch.around(|| {
         let gate = Gate::default();
         // everything it captures is Copy, so each thread gets its own copy
-        let job = |plan: JobPlan, gate: &Gate| {
+        let job = |plan: JobPlan, gate: &Gate, counter: Option<&Counter>| {
             run_job(
                 fd,
                 write,
@@ -353,6 +438,7 @@ pub fn run_jobs<T>(
                 duration,
                 gate,
                 cut,
+                counter,
             )
         };
         // the rest, then the hook; the gate opens right after
@@ -362,18 +448,20 @@ pub fn run_jobs<T>(
         };
         if plans.len() == 1 {
             let started = start();
+            watch.mark_start();
             gate.set(true);
             let plan = plans.into_iter().next().expect("one plan");
-            return Ok((started, vec![job(plan, &gate)]));
+            return Ok((started, vec![job(plan, &gate, watch.counter(0))]));
         }
         std::thread::scope(|s| {
             let mut handles = Vec::with_capacity(plans.len());
             let mut spawn_error = None;
             for (j, plan) in plans.into_iter().enumerate() {
                 let gate = &gate;
+                let counter = watch.counter(j);
                 let spawned = std::thread::Builder::new()
                     .name(format!("qb-io-{j}"))
-                    .spawn_scoped(s, move || job(plan, gate));
+                    .spawn_scoped(s, move || job(plan, gate, counter));
                 match spawned {
                     Ok(h) => handles.push(h),
                     Err(e) => {
@@ -386,12 +474,26 @@ pub fn run_jobs<T>(
                 Some(e) => Err(e),
                 None => Ok(start()),
             };
+            if started.is_ok() {
+                watch.mark_start();
+            }
             gate.set(started.is_ok());
             let outcomes: Vec<JobOutcome> =
                 handles.into_iter().filter_map(|h| h.join().ok()).collect();
             started.map(|s| (s, outcomes))
         })
-    })
+    })?;
+    let (started, outcomes) = ran;
+    // the last sample ends with the last job
+    let watched = watch.ran.load(Ordering::Relaxed);
+    let samples = match watch.sampling.take().filter(|_| watched) {
+        Some(s) => match outcomes.iter().map(|o| o.end).max() {
+            Some(end) => s.finish(end, outcomes.iter().map(|o| o.ios).sum()),
+            None => Samples::default(),
+        },
+        None => Samples::default(),
+    };
+    Ok((started, outcomes, samples))
 }
 
 #[cfg(test)]
@@ -436,7 +538,7 @@ mod rest_tests {
     fn run(jobs: usize, settle: Duration, cut: &AtomicBool) -> (Instant, Instant, Vec<JobOutcome>) {
         let file = tempfile::tempfile().expect("a temporary file");
         let called = Instant::now();
-        let (at, outcomes) = run_jobs(
+        let (at, outcomes, _) = run_jobs(
             file.as_raw_fd(),
             true,
             plans(jobs),
@@ -530,7 +632,7 @@ mod rest_tests {
         for jobs in [1, 3] {
             let file = tempfile::tempfile().expect("a temporary file");
             let cut = AtomicBool::new(false);
-            let (during, _) = run_jobs(
+            let (during, _, _) = run_jobs(
                 file.as_raw_fd(),
                 true,
                 plans(jobs),
@@ -548,6 +650,46 @@ mod rest_tests {
             assert!(
                 during.iter().any(|t| !after.contains(t)),
                 "{jobs} jobs: watch threads {during:?} during the line, {after:?} after"
+            );
+        }
+    }
+
+    #[test]
+    fn a_line_keeps_samples_whose_mean_is_near_its_rate() {
+        for jobs in [1, 2] {
+            let file = tempfile::tempfile().expect("a temporary file");
+            let cut = AtomicBool::new(false);
+            let (opened, outcomes, samples) = run_jobs(
+                file.as_raw_fd(),
+                true,
+                plans(jobs),
+                BS,
+                7,
+                Duration::from_millis(500),
+                &cut,
+                Duration::from_millis(10),
+                Instant::now,
+            )
+            .expect("threads start");
+            // one sample per 50 ms sub-interval from the gate's opening to
+            // the last job's end: ten, more when a job woke late or a write
+            // blocked past the deadline
+            assert_eq!(samples.sample_interval_ns, Some(50_000_000));
+            let start = outcomes.iter().map(|o| o.start).min().unwrap();
+            let end = outcomes.iter().map(|o| o.end).max().unwrap();
+            let len = end.duration_since(start);
+            let n = samples.samples.len() as f64;
+            let most = end.duration_since(opened).as_secs_f64() / 0.05 + 1.0;
+            assert!(
+                n >= 10.0 && n <= most,
+                "{jobs} jobs: {n} samples in {len:?}: {samples:?}"
+            );
+            let ios: u64 = outcomes.iter().map(|o| o.ios).sum();
+            let rate = ios as f64 / len.as_secs_f64();
+            let mean = samples.sample_summary.as_ref().unwrap().mean;
+            assert!(
+                (0.8..=1.2).contains(&(mean / rate)),
+                "{jobs} jobs: samples' mean {mean} IO/s, line {rate} IO/s"
             );
         }
     }

@@ -32,6 +32,11 @@ pub struct LineResult {
     /// From the first job's start to the last job's end (after the
     /// `fdatasync` for writes), ns.
     pub elapsed_ns: u64,
+    /// The line's IO/s (all jobs) in each sub-interval of its I/O loop
+    /// (`samples`, `sample_interval_ns`, `sample_summary`); MB/s is
+    /// IO/s x the block size.
+    #[serde(flatten)]
+    pub samples: crate::samples::Samples,
     /// Time the final `fdatasync` took (writes), ns.
     pub fdatasync_ns: Option<u64>,
     /// bytes / elapsed, 10^6 bytes per second.
@@ -81,6 +86,7 @@ impl LineResult {
             bytes: 0,
             ios: 0,
             elapsed_ns: 0,
+            samples: Default::default(),
             fdatasync_ns: None,
             mb_per_s: 0.0,
             iops: 0.0,

@@ -328,7 +328,7 @@ impl Workspace {
         };
         let fd = self.file.fd.as_raw_fd();
         let write = direction == Direction::Write;
-        let (before, outcomes) = match run_jobs(
+        let (before, outcomes, samples) = match run_jobs(
             fd,
             write,
             plans,
@@ -346,6 +346,7 @@ impl Workspace {
                 return res;
             }
         };
+        res.samples = samples;
         let mut hist = Histogram::new();
         let start = outcomes
             .iter()

@@ -18,6 +18,8 @@
 //! together between two barriers, timed from the release of the threads to
 //! the last one's end; the best pass of each kernel is kept. Passes go on
 //! until the time budget is spent (at least [`PassLimits::min_passes`]).
+//! Each pass's figure is kept as a sample of its kernel (the figure is
+//! the best of them).
 //! On x86_64 the stores bypass the caches (`movntpd`), which is what
 //! STREAM-like references get from their `memcpy` or compiler; see
 //! [`Stores`].
@@ -304,6 +306,12 @@ pub struct DramRun {
     pub triad_gb_per_s: f64,
     /// Passes done (each a copy and a triad).
     pub passes: u32,
+    /// Each copy pass's GB/s, in order (one sample per pass).
+    #[serde(default)]
+    pub copy_samples: crate::samples::Samples,
+    /// Each triad pass's GB/s, in order (one sample per pass).
+    #[serde(default)]
+    pub triad_samples: crate::samples::Samples,
     /// Wall time of the whole run, allocation included, in nanoseconds.
     pub elapsed_ns: u64,
     /// True when Ctrl-C ended the run before its passes.
@@ -562,6 +570,8 @@ pub fn run(
     done.wait(); // every slice allocated and touched
     let mut best_copy = f64::INFINITY;
     let mut best_triad = f64::INFINITY;
+    // each pass's time, for the samples
+    let (mut copy_secs, mut triad_secs) = (Vec::new(), Vec::new());
     let mut passes = 0u32;
     let mut cut_short = false;
     let mut last = CMD_QUIT;
@@ -585,11 +595,14 @@ pub fn run(
         if cut_short {
             if secs[0] > 0.0 {
                 best_copy = best_copy.min(secs[0]);
+                copy_secs.push(secs[0]);
             }
             break;
         }
         best_copy = best_copy.min(secs[0]);
         best_triad = best_triad.min(secs[1]);
+        copy_secs.push(secs[0]);
+        triad_secs.push(secs[1]);
         passes += 1;
     }
     cmd.store(CMD_QUIT, Ordering::Release);
@@ -622,6 +635,13 @@ pub fn run(
             0.0
         }
     };
+    let samples = |bytes_per_elem: u64, secs: &[f64]| {
+        if !crate::samples::enabled() {
+            return crate::samples::Samples::default();
+        }
+        let rates = secs.iter().map(|&t| rate(bytes_per_elem, t)).collect();
+        crate::samples::Samples::new(rates, None)
+    };
     DramRun {
         threads: nthreads as u32,
         cpus,
@@ -631,6 +651,8 @@ pub fn run(
         copy_gb_per_s: rate(COPY_BYTES_PER_ELEM, best_copy),
         triad_gb_per_s: rate(TRIAD_BYTES_PER_ELEM, best_triad),
         passes,
+        copy_samples: samples(COPY_BYTES_PER_ELEM, &copy_secs),
+        triad_samples: samples(TRIAD_BYTES_PER_ELEM, &triad_secs),
         elapsed_ns: t_run.elapsed().as_nanos() as u64,
         cut_short,
         verified,
@@ -735,6 +757,30 @@ mod tests {
         assert_eq!(p.cgroup_headroom_bytes, Some(924 << 20));
         assert_eq!(p.bound, ArrayBound::CgroupMemory);
         assert_eq!(p.array_bytes, 148 << 20);
+    }
+
+    #[test]
+    fn each_pass_is_a_sample_and_the_figure_is_the_best() {
+        let cpus = usable_cpu_list(&Sysroot::live());
+        let limits = PassLimits {
+            min_passes: 4,
+            max_passes: 4,
+            budget: Duration::ZERO,
+        };
+        let r = run(&cpus[..1], 2 << 20, limits, Stores::best(), &|| false);
+        for (s, best) in [
+            (&r.copy_samples, r.copy_gb_per_s),
+            (&r.triad_samples, r.triad_gb_per_s),
+        ] {
+            assert_eq!(s.samples.len(), 4, "{r:?}");
+            assert_eq!(s.sample_interval_ns, None, "one sample per pass");
+            let sum = s.sample_summary.as_ref().unwrap();
+            assert_eq!(sum.max, best, "{r:?}");
+            assert!(sum.min > 0.0);
+        }
+        // interrupted before a pass: no sample
+        let r = run(&cpus[..1], 1 << 20, limits, Stores::best(), &|| true);
+        assert!(r.copy_samples.is_empty() && r.triad_samples.is_empty());
     }
 
     #[test]

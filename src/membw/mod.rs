@@ -4,6 +4,11 @@
 //! `/dev/null`), without spawning dd. It is a cache-resident figure (the
 //! buffer fits in L2), as the original's README admits; DRAM bandwidth
 //! belongs in the extended report.
+//!
+//! The copy loop reads the clock after every block already (to stop at the
+//! deadline); at each sub-interval boundary it also notes the bytes copied
+//! since the last one: the step's samples ([`crate::samples`]), with no
+//! other thread, lock or syscall.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
@@ -30,6 +35,10 @@ pub struct DdBandwidth {
     pub bytes: u64,
     /// Elapsed time from the first read to the last write, in nanoseconds.
     pub elapsed_ns: u64,
+    /// Bytes per second in each sub-interval (`samples`,
+    /// `sample_interval_ns`, `sample_summary`).
+    #[serde(flatten)]
+    pub samples: crate::samples::Samples,
     /// Complete, or cut short by Ctrl-C before the loop delay (`cut_short`
     /// in the JSON).
     #[serde(rename = "cut_short", with = "crate::end::cut_short")]
@@ -75,6 +84,8 @@ pub fn measure(
     let off = backing.as_ptr().align_offset(PAGE_ALIGN);
     let buf = &mut backing[off..off + BLOCK_BYTES];
     let mut bytes = 0u64;
+    let mut sampler = crate::samples::plan(duration)
+        .map(|interval| crate::samples::RateSampler::new(interval, 1.0));
     let t0 = Instant::now();
     let mut cut_short = false;
     let elapsed = loop {
@@ -85,6 +96,11 @@ pub fn measure(
             .with_context(|| format!("writing {}", null_path.display()))?;
         bytes += n as u64;
         let el = t0.elapsed();
+        if let Some(s) = &mut sampler {
+            if s.due(el) {
+                s.observe(el, bytes);
+            }
+        }
         if el >= duration {
             break el;
         }
@@ -96,6 +112,9 @@ pub fn measure(
     Ok(DdBandwidth {
         bytes,
         elapsed_ns: elapsed.as_nanos() as u64,
+        samples: sampler
+            .map(|s| s.finish(elapsed, bytes))
+            .unwrap_or_default(),
         end: End::cut_if(cut_short),
     })
 }
@@ -114,6 +133,31 @@ mod tests {
         assert!(r.bytes >= BLOCK_BYTES as u64);
         assert_eq!(r.bytes % BLOCK_BYTES as u64, 0);
         assert!(r.bytes_per_s() > 1e8, "{r:?}");
+    }
+
+    #[test]
+    fn the_copy_keeps_samples_whose_mean_is_near_its_figure() {
+        if !std::path::Path::new("/dev/zero").exists() {
+            eprintln!("skipped: no /dev/zero here");
+            return;
+        }
+        let r = measure(&Sysroot::live(), Duration::from_millis(500), &|| false).unwrap();
+        assert_eq!(r.samples.sample_interval_ns, Some(50_000_000));
+        // one per 50 ms sub-interval, ten, or more when the last block
+        // ended late (a preempted copy does not lose one)
+        let n = r.samples.samples.len();
+        let want = r.elapsed_ns as f64 / 5e7;
+        assert!(
+            n >= 5 && (n as f64 - want).abs() <= 1.0,
+            "{n} samples: {r:?}"
+        );
+        let mean = r.samples.sample_summary.as_ref().unwrap().mean;
+        let ratio = mean / r.bytes_per_s();
+        assert!(
+            (0.8..=1.2).contains(&ratio),
+            "{mean} vs {}",
+            r.bytes_per_s()
+        );
     }
 
     #[test]

@@ -2,13 +2,20 @@
 //! conditions and the SMT probe, DRAM bandwidth, storage latency
 //! percentiles and device details. Same habits as the standard report:
 //! `Label     : value` lines, one figure per column, units written out.
+//!
+//! Each CPU loop step, the memory bandwidth and each storage line say how
+//! steady their rate was: `rate ± 1.2 % (60 x 500 ms)` is the half-width
+//! of the 95 % interval of the step's mean rate (batch means over its
+//! sub-interval samples, [`crate::samples::summary`]) relative to the
+//! printed figure, and the samples behind it.
 
 use crate::blockdev::details::DeviceDetails;
 use crate::conditions::StepLoad;
 use crate::cpu_loop::smt::SmtProbe;
 use crate::dd_io::Direction;
 use crate::membw::dram::{DramBandwidth, DramRun};
-use crate::model::{BlockSize, CpuStep, IoLine};
+use crate::model::{BlockSize, CpuStep, IoLine, MemoryStep};
+use crate::samples::Samples;
 use crate::sysinfo::procstat::MhzSource;
 
 /// `[ Extended: CPU ]`: steal time and clock of each loop step with the
@@ -34,7 +41,10 @@ pub fn cpu_lines(steps: &[CpuStep], smt: Option<&SmtProbe>) -> Vec<String> {
             .as_ref()
             .map(|l| words(l, false))
             .unwrap_or_default();
-        v.push(format!("{:2} // jobs : {cond}{load}", s.jobs));
+        let spread = spread_words(&s.samples, s.loops_per_s_mean)
+            .map(|w| format!("   rate {w}"))
+            .unwrap_or_default();
+        v.push(format!("{:2} // jobs : {cond}{spread}{load}", s.jobs));
     }
     if let Some(p) = smt {
         v.push(format!("SMT probe : {}", p.verdict()));
@@ -105,6 +115,9 @@ pub fn io_latency_line(l: &IoLine) -> String {
         l.lat_p999_us,
         l.lat_max_us
     );
+    if let Some(w) = spread_words(&l.samples, l.iops) {
+        s.push_str(&format!("  | IO/s {w}"));
+    }
     match &l.device_stat_delta {
         Some(d) => {
             let dev_ios = match l.direction {
@@ -133,6 +146,41 @@ pub fn io_latency_line(l: &IoLine) -> String {
         s.push_str(&load_words(load));
     }
     s
+}
+
+/// `±  1.2 % (60 x 500 ms)`: the half-width of the 95 % interval of a
+/// step's mean rate relative to its `figure`, and the samples behind it
+/// (`± ? %` with a single sample); `None` without samples. The caller
+/// says whose rate (`rate`, `IO/s`).
+pub fn spread_words(s: &Samples, figure: f64) -> Option<String> {
+    let n = s.samples.len();
+    if n == 0 {
+        return None;
+    }
+    let pct = s
+        .half_width_percent(figure)
+        .map_or_else(|| "   ?".to_string(), |p| format!("{p:4.1}"));
+    let basis = match s.sample_interval_ns {
+        Some(ns) => format!("{n} x {:.0} ms", ns as f64 / 1e6),
+        None => format!("{n} passes"),
+    };
+    Some(format!("± {pct} % ({basis})"))
+}
+
+/// `Bandwidth : during the dd-like step, rate ±  1.2 % (60 x 500 ms);
+/// others 3 % of a CPU, steal 0.1 %`: the memory bandwidth step's spread
+/// and load, when either is known.
+pub fn dd_bandwidth_line(bw: &MemoryStep) -> Option<String> {
+    let spread = spread_words(&bw.samples, bw.bytes_per_s());
+    let load = bw.conditions.load.as_ref().map(load_words);
+    if spread.is_none() && load.is_none() {
+        return None;
+    }
+    Some(format!(
+        "Bandwidth : during the dd-like step{}{}",
+        spread.map(|w| format!(", rate {w}")).unwrap_or_default(),
+        load.unwrap_or_default()
+    ))
 }
 
 /// `; others 3 % of a CPU, steal 0.1 %, throttled 0 %`: what else the host
@@ -178,6 +226,7 @@ mod tests {
     use crate::conditions::{CpuConditions, Measured};
     use crate::cpu_loop::LoopStep;
     use crate::dd_io::LineResult;
+    use crate::membw::DdBandwidth;
 
     fn line(direction: Direction, ios: u64, dev: Option<BlockStat>) -> IoLine {
         let mut l = LineResult::empty(4096, direction, 1);
@@ -230,6 +279,7 @@ mod tests {
             loops_per_s_each: vec![1.0],
             loops_per_s_mean: 1.0,
             elapsed_ns: 1,
+            samples: Default::default(),
             end: crate::end::End::Complete,
         };
         let mut step = Measured {
@@ -274,5 +324,77 @@ mod tests {
         );
         let l = line(Direction::Write, 25_000, None);
         assert!(io_latency_line(&l).ends_with("| no device counters"));
+    }
+
+    /// Ten samples around 100 (those of the summary's scipy test): 95 %
+    /// interval (88.08, 107.70), half-width 9.81.
+    fn ten() -> Samples {
+        Samples::new(
+            vec![
+                100.0, 102.0, 98.0, 101.0, 90.0, 91.0, 99.0, 103.0, 100.0, 97.0,
+            ],
+            Some(std::time::Duration::from_millis(500)),
+        )
+    }
+
+    #[test]
+    fn the_spread_is_the_interval_half_width_relative_to_the_figure() {
+        assert_eq!(
+            spread_words(&ten(), 98.0).unwrap(),
+            "± 10.0 % (10 x 500 ms)"
+        );
+        assert_eq!(
+            spread_words(&ten(), 981.0).unwrap(),
+            "±  1.0 % (10 x 500 ms)"
+        );
+        let one = Samples::new(vec![5.0], Some(std::time::Duration::from_millis(20)));
+        assert_eq!(spread_words(&one, 5.0).unwrap(), "±    ? % (1 x 20 ms)");
+        let passes = Samples::new(vec![9.7, 10.0, 9.85], None);
+        assert!(spread_words(&passes, 10.0)
+            .unwrap()
+            .ends_with("% (3 passes)"));
+        assert_eq!(spread_words(&Samples::default(), 1.0), None);
+    }
+
+    #[test]
+    fn lines_with_samples_say_their_spread_and_lines_without_do_not() {
+        let mut l = line(Direction::Read, 25_000, Some(delta(25_000, 0)));
+        l.figure.iops = 98.0;
+        l.figure.samples = ten();
+        assert_eq!(
+            io_latency_line(&l),
+            "4k Reads  ( 1 thread[s]): p50     12.0  p90     40.0  p99     40.0  p99.9     40.0  max      40.0 µs  | IO/s ± 10.0 % (10 x 500 ms)  | engine 25000 I/Os, device 25000"
+        );
+        let step = |samples| {
+            Measured::plain(LoopStep {
+                jobs: 2,
+                loops_per_s_each: vec![98.0; 2],
+                loops_per_s_mean: 98.0,
+                elapsed_ns: 5_000_000_000,
+                samples,
+                end: crate::end::End::Complete,
+            })
+        };
+        assert_eq!(
+            cpu_lines(&[step(ten())], None),
+            vec![" 2 // jobs : steal     ? %   clock      ? MHz   rate ± 10.0 % (10 x 500 ms)"]
+        );
+        assert_eq!(
+            cpu_lines(&[step(Samples::default())], None),
+            vec![" 2 // jobs : steal     ? %   clock      ? MHz"]
+        );
+        let bw = |samples| {
+            Measured::plain(DdBandwidth {
+                bytes: 98,
+                elapsed_ns: 1_000_000_000,
+                samples,
+                end: crate::end::End::Complete,
+            })
+        };
+        assert_eq!(
+            dd_bandwidth_line(&bw(ten())).unwrap(),
+            "Bandwidth : during the dd-like step, rate ± 10.0 % (10 x 500 ms)"
+        );
+        assert_eq!(dd_bandwidth_line(&bw(Samples::default())), None);
     }
 }

@@ -432,6 +432,7 @@ impl TextReader<'_> {
             loops_per_s_each: Vec::new(),
             loops_per_s_mean: rate as f64,
             elapsed_ns: 0,
+            samples: Default::default(),
             end,
         };
         self.report.cpu_loop.push(Measured {
@@ -503,12 +504,14 @@ impl TextReader<'_> {
                     Some(bytes) => DdBandwidth {
                         bytes,
                         elapsed_ns: rate_elapsed_ns(rate),
+                        samples: Default::default(),
                         end,
                     },
                     // `Infinity B/s`: dd's word for a zero duration.
                     None => DdBandwidth {
                         bytes: 0,
                         elapsed_ns: 0,
+                        samples: Default::default(),
                         end,
                     },
                 };

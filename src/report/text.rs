@@ -176,13 +176,7 @@ fn body(r: &Report, item: Item) -> Vec<String> {
                 .memory
                 .as_ref()
                 .and_then(|m| m.dd_bandwidth.as_ref())
-                .and_then(|b| b.conditions.load.as_ref())
-                .map(|l| {
-                    format!(
-                        "Bandwidth : during the dd-like step{}",
-                        super::extended::load_words(l)
-                    )
-                });
+                .and_then(super::extended::dd_bandwidth_line);
             let x = r.extended.as_ref();
             dd_load
                 .into_iter()
@@ -652,6 +646,7 @@ mod tests {
             loops_per_s_each: vec![rate; jobs as usize],
             loops_per_s_mean: rate,
             elapsed_ns: 1,
+            samples: Default::default(),
             end: End::Complete,
         })
     }
@@ -674,6 +669,7 @@ mod tests {
         let bw = DdBandwidth {
             bytes: 30_900_000_000,
             elapsed_ns: 1_000_000_001,
+            samples: Default::default(),
             end: End::Complete,
         };
         assert_eq!(memory_bandwidth_line(Some(&bw)), "Bandwidth: 30.9 GB/s");
