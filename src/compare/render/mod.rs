@@ -7,7 +7,6 @@ pub mod table;
 pub mod text;
 
 use super::comparison::{Comparison, Row};
-use super::fleet::outlier_rule;
 use super::verdict::{assumed_run_cv, ratio_text, Verdict, EQUAL_WITHIN, KINDS};
 use crate::stats::Spread;
 use crate::units::dd_rate;
@@ -126,9 +125,6 @@ pub fn legend(c: &Comparison) -> Vec<String> {
             "Figures without samples (the bash original, older reports): the fixed \u{b1}{} % band on the ratio, no interval.",
             (EQUAL_WITHIN * 100.0).round()
         ));
-    }
-    if c.table.is_some() {
-        out.push(format!("Fleet outliers: {}.", outlier_rule()));
     }
     out
 }
