@@ -327,7 +327,13 @@ fn dd_step(text: &str) -> Option<(Samples, Option<StepLoad>)> {
         }
         None => (Samples::default(), text),
     };
-    Some((samples, load_words(rest, 0.0)?))
+    let mut load = load_words(rest, 0.0)?;
+    if samples.count() == 0 && load.is_none() {
+        // The line is printed for a spread or a load: a load that had
+        // nothing to say.
+        load = Some(StepLoad::default());
+    }
+    Some((samples, load))
 }
 
 /// `3 x 256 MiB (last-level cache 32 MiB), best of 3 passes`: the plan as
