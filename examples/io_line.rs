@@ -8,7 +8,7 @@
 //! on stderr) so that the read line has written data to read.
 //! The JSON carries two extra keys: `harness_cpu_ns`, the process's user +
 //! system CPU time during the line (getrusage), for overhead comparisons,
-//! and `reach`, the check of issue 18 (did the bytes reach the devices?)
+//! and `reach`, the reach check (did the bytes reach the devices?)
 //! against every device under the directory (through a FUSE mount's local
 //! backing when there is one) or under `--dev`.
 

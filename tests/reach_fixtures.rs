@@ -1,4 +1,4 @@
-//! Fixture sysroots for issue 18's device check: the layout under real
+//! Fixture sysroots for the device check (did our bytes reach the devices?): the layout under real
 //! stacks (mirror, parity, dm, partitions), the local backing of a FUSE
 //! mount read from mountinfo, and the plan-time cache caveats.
 

@@ -1,4 +1,4 @@
-//! Root-only live test of issue 18: bindfs over a loop ext4. Read lines
+//! Root-only live test of the reach check: bindfs over a loop ext4. Read lines
 //! through FUSE come from the page cache (the loop device barely reads) and
 //! must be judged `Cached`; the same ext4 benchmarked directly must be
 //! judged `Reached`. Skips with a printed reason when not root or when a
