@@ -1059,6 +1059,81 @@ impl<M: TrialFigure + Clone> Rounds<M> {
 mod tests {
     use super::*;
 
+    fn cpu(rate: f64) -> CpuTrial {
+        CpuTrial::plain(LoopStep {
+            jobs: 1,
+            loops_per_s_each: vec![rate],
+            loops_per_s_mean: rate,
+            elapsed_ns: 1,
+            end: End::Complete,
+        })
+    }
+
+    #[test]
+    fn a_step_is_handed_out_when_its_last_round_has_run_in_report_order() {
+        let mut r = Rounds::new(3, 2);
+        // Round 1, in the order 2, 0, 1: nothing is done.
+        for i in [2, 0, 1] {
+            r.add(i, 1, cpu(i as f64));
+            assert!(r.ready().is_empty());
+        }
+        // Round 2, in the order 1, 0, 2: step 1 waits for step 0.
+        r.add(1, 2, cpu(10.0));
+        assert!(r.ready().is_empty());
+        r.add(0, 2, cpu(20.0));
+        let out: Vec<f64> = r.ready().iter().map(|s| s.loops_per_s_mean).collect();
+        assert_eq!(out, [0.0, 1.0], "the lower medians of steps 0 and 1");
+        r.add(2, 2, cpu(30.0));
+        let out = r.ready();
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].trials.len(), 2);
+        assert!(r.ready().is_empty(), "handed out once");
+    }
+
+    #[test]
+    fn a_cut_makes_its_round_the_last() {
+        let mut r = Rounds::new(2, 3);
+        r.add(1, 1, cpu(1.0));
+        r.add(0, 1, cpu(2.0));
+        r.add(0, 2, cpu(3.0));
+        r.cut(2);
+        assert_eq!(r.ready().len(), 1, "step 0 has run its last round");
+        r.add(1, 2, cpu(4.0));
+        let out = r.ready();
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].trials.len(), 2);
+        // Without --repeat: the one run, no trials.
+        let mut r = Rounds::new(1, 1);
+        r.add(0, 1, cpu(5.0));
+        let out = r.ready();
+        assert!(out[0].trials.is_empty() && out[0].median_trial.is_none());
+        // No run at all (the memory step failed in round 1): no step.
+        let mut r: Rounds<CpuTrial> = Rounds::new(1, 2);
+        r.cut(0);
+        assert!(r.ready().is_empty());
+    }
+
+    #[test]
+    fn rounds_are_shuffled_only_with_repeat() {
+        let cfg = crate::cli::parse(["quickbench", "--repeat", "4"]).unwrap();
+        let once = crate::cli::parse(["quickbench"]).unwrap();
+        let mut out = Vec::new();
+        let console = Console::new(crate::progress::Progress::disabled());
+        let measure = StandIn::default();
+        let mut run = Run::start(&cfg, &measure, &mut out, &console);
+        let orders: Vec<Vec<usize>> = (0..8).map(|_| run.round_order(6, false)).collect();
+        for o in &orders {
+            let mut sorted = o.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, (0..6).collect::<Vec<_>>(), "a permutation");
+        }
+        assert!(orders.iter().any(|o| *o != orders[0]), "{orders:?}");
+        assert_eq!(run.round_order(6, true), (0..6).collect::<Vec<_>>());
+        let mut out = Vec::new();
+        let mut run = Run::start(&once, &measure, &mut out, &console);
+        assert_eq!(run.round_order(6, false), (0..6).collect::<Vec<_>>());
+    }
+
     #[test]
     fn the_plan_reads_what_the_command_line_asked() {
         let cfg = crate::cli::parse([
@@ -1071,6 +1146,8 @@ mod tests {
             "cpu,io",
             "--max-size",
             "512M",
+            "--repeat",
+            "3",
         ])
         .unwrap();
         assert_eq!(
@@ -1083,7 +1160,7 @@ mod tests {
                 io_blocks: vec![BlockSize::K4, BlockSize::M1],
                 io_jobs: vec![1, 4, 16],
                 max_size_bytes: 512 << 20,
-                repeat: 1,
+                repeat: 3,
             }
         );
     }
