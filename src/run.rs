@@ -1065,6 +1065,7 @@ mod tests {
             loops_per_s_each: vec![rate],
             loops_per_s_mean: rate,
             elapsed_ns: 1,
+            samples: Samples::default(),
             end: End::Complete,
         })
     }

@@ -9,7 +9,7 @@
 //! and marks belong to it, not an average of several. With N = 1 there
 //! are no trials and the JSON is what it always was.
 
-use std::ops::Deref;
+use std::ops::{Deref, DerefMut};
 
 use serde::{Deserialize, Serialize};
 
@@ -55,6 +55,14 @@ impl<M> Deref for Repeated<M> {
     type Target = M;
     fn deref(&self) -> &M {
         &self.step
+    }
+}
+
+/// For the readers, which fill a step read from text line by line (a
+/// report read from text has no trials); the runner builds each step whole.
+impl<M> DerefMut for Repeated<M> {
+    fn deref_mut(&mut self) -> &mut M {
+        &mut self.step
     }
 }
 
@@ -236,6 +244,7 @@ mod tests {
             loops_per_s_each: vec![rate; 2],
             loops_per_s_mean: rate,
             elapsed_ns: 1,
+            samples: Default::default(),
             end,
         })
     }

@@ -376,11 +376,11 @@ mod tests {
             })
         };
         assert_eq!(
-            cpu_lines(&[step(ten())], None),
+            cpu_lines(&[step(ten()).into()], None),
             vec![" 2 // jobs : steal     ? %   clock      ? MHz   rate ± 10.0 % (10 x 500 ms)"]
         );
         assert_eq!(
-            cpu_lines(&[step(Samples::default())], None),
+            cpu_lines(&[step(Samples::default()).into()], None),
             vec![" 2 // jobs : steal     ? %   clock      ? MHz"]
         );
         let bw = |samples| {
@@ -392,9 +392,9 @@ mod tests {
             })
         };
         assert_eq!(
-            dd_bandwidth_line(&bw(ten())).unwrap(),
+            dd_bandwidth_line(&bw(ten()).into()).unwrap(),
             "Bandwidth : during the dd-like step, rate ± 10.0 % (10 x 500 ms)"
         );
-        assert_eq!(dd_bandwidth_line(&bw(Samples::default())), None);
+        assert_eq!(dd_bandwidth_line(&bw(Samples::default()).into()), None);
     }
 }
