@@ -8,8 +8,10 @@ use quickbench::cpu_loop::LoopStep;
 use quickbench::dd_io::{Direction, LineResult};
 use quickbench::end::End;
 use quickbench::membw::DdBandwidth;
+use quickbench::model::trials::TrialFigure;
 use quickbench::model::{
-    BlockSize, CpuInfo, CpuInfoLine, IoSetup, Memory, RawSection, Report, Section, Stack, StackNode,
+    BlockSize, CpuInfo, CpuInfoLine, IoSetup, Memory, RawSection, Repeated, Report, Section, Stack,
+    StackNode, Trial,
 };
 use quickbench::report::read::read_text;
 use quickbench::report::text::render;
@@ -73,6 +75,12 @@ fn model(rng: &mut Rng) -> Report {
     );
     r.quickbench.static_build = rng.coin();
     r.quickbench.rustc = format!("rustc 1.{}.0 ({} 2026-01-01)", rng.below(99), rng.word());
+    // `--repeat`: one trial, or 2 to 20.
+    r.repeat = if rng.coin() {
+        1
+    } else {
+        2 + rng.below(19) as u32
+    };
     if rng.coin() {
         r.loop_delay_s = Some([0.1, 2.0, 30.0, 12.5][rng.below(4) as usize]);
         r.dir = Some(format!("/{}/{}", rng.word(), rng.phrase()));
@@ -145,10 +153,14 @@ fn model(rng: &mut Rng) -> Report {
                 samples: Default::default(),
                 end: End::cut_if(rng.below(5) == 0),
             };
-            r.cpu_loop.push(Measured {
+            let step = Measured {
                 marks: marks(rng),
                 ..Measured::plain(figure)
+            };
+            let step = repeated(rng, r.repeat, step, |s, f| {
+                s.figure.loops_per_s_mean = (s.loops_per_s_mean * f).floor()
             });
+            r.cpu_loop.push(step);
         }
     }
     if rng.coin() {
@@ -161,10 +173,13 @@ fn model(rng: &mut Rng) -> Report {
                 samples: Default::default(),
                 end: End::cut_if(rng.coin()),
             };
-            Measured {
+            let step = Measured {
                 marks: marks(rng),
                 ..Measured::plain(figure)
-            }
+            };
+            repeated(rng, r.repeat, step, |s, f| {
+                s.figure.bytes = (s.bytes as f64 * f) as u64
+            })
         });
         if total.is_none() || (bw.is_none() && rng.coin()) {
             r.failed_sections.add(Section::Memory, "x");
@@ -237,10 +252,15 @@ fn model(rng: &mut Rng) -> Report {
                             }
                             _ => {}
                         }
-                        r.storage_bandwidth.push(Measured {
+                        let step = Measured {
                             marks: marks(rng),
                             ..Measured::plain(l)
+                        };
+                        let step = repeated(rng, r.repeat, step, |s, f| {
+                            s.figure.iops = (s.iops * f).floor();
+                            s.figure.mb_per_s = (s.mb_per_s * f).floor();
                         });
+                        r.storage_bandwidth.push(step);
                     }
                 }
             }
@@ -253,6 +273,33 @@ fn model(rng: &mut Rng) -> Report {
         });
     }
     r
+}
+
+/// A step of a report of `repeat` trials: `step` alone, or with trials
+/// (some perhaps cut, fewer than `repeat` when a Ctrl-C skipped rounds)
+/// whose main figures `scale` spreads around its own, the step then being
+/// their median.
+fn repeated<M: TrialFigure + Clone>(
+    rng: &mut Rng,
+    repeat: u32,
+    step: M,
+    scale: impl Fn(&mut M, f64),
+) -> Repeated<M> {
+    if repeat == 1 || rng.below(4) == 0 {
+        return step.into();
+    }
+    let n = 1 + rng.below(u64::from(repeat)) as u32;
+    let trials = (1..=n)
+        .map(|round| {
+            let mut t = step.clone();
+            scale(&mut t, 0.9 + rng.below(21) as f64 / 100.0);
+            if rng.below(6) == 0 {
+                t.end_mut().interrupt();
+            }
+            Trial { round, step: t }
+        })
+        .collect();
+    Repeated::of_trials(trials)
 }
 
 /// Marks of every kind (the match is exhaustive: a new kind does not
@@ -315,6 +362,28 @@ fn random_reports_read_back_from_their_text() {
         let read = read_text("generated.txt", &text)
             .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
         assert_eq!(render(&read), text, "case {case}");
+    }
+}
+
+#[test]
+fn random_reports_read_back_from_their_json() {
+    use quickbench::report::read::read_json;
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    for case in 0..500 {
+        let m = model(&mut rng);
+        let json = serde_json::to_string(&m).unwrap();
+        let read = read_json("generated.json", &json)
+            .unwrap_or_else(|e| panic!("case {case}: {e}\n{json}"));
+        assert_eq!(serde_json::to_string(&read).unwrap(), json, "case {case}");
+        assert_eq!(read.repeat, m.repeat, "case {case}");
+        let trials = |r: &Report| -> Vec<usize> {
+            r.cpu_loop
+                .iter()
+                .map(|s| s.trials.len())
+                .chain(r.storage_bandwidth.iter().map(|l| l.trials.len()))
+                .collect()
+        };
+        assert_eq!(trials(&read), trials(&m), "case {case}");
     }
 }
 
