@@ -664,3 +664,14 @@ Prefetch  : on
         }
     }
 }
+
+/// With `--repeat`, the extended lines are the median trial's: they read
+/// back structured too.
+#[test]
+fn a_repeated_extended_text_report_reads_structured() {
+    let (text, _) = fixture_run(&["-x", "--repeat", "3"]);
+    let r = round_trip("x3.txt", &text);
+    assert!(r.raw_sections.is_empty(), "{:?}", r.raw_sections);
+    assert!(!r.extended.as_ref().unwrap().kept_as_text);
+    assert!(r.cpu_loop.iter().all(|s| s.samples.count() > 0));
+}

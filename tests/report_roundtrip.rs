@@ -16,13 +16,15 @@ use quickbench::dd_io::{Direction, LineResult};
 use quickbench::end::End;
 use quickbench::membw::dram::{ArrayBound, ArrayPlan, DramBandwidth, DramRun, Stores};
 use quickbench::membw::DdBandwidth;
+use quickbench::model::trials::TrialFigure;
 use quickbench::model::Extended;
 use quickbench::model::{
-    BlockSize, CpuInfo, CpuInfoLine, IoSetup, Memory, RawSection, Report, Section, Stack, StackNode,
+    BlockSize, CpuInfo, CpuInfoLine, IoSetup, Memory, RawSection, Repeated, Report, Section, Stack,
+    StackNode, Trial,
 };
 use quickbench::report::read::read_text;
 use quickbench::report::text::render;
-use quickbench::samples::Samples;
+use quickbench::samples::{Samples, Summary};
 use quickbench::sysinfo::procstat::MhzSource;
 
 /// xorshift64*: small, deterministic.
@@ -84,6 +86,12 @@ fn model(rng: &mut Rng) -> Report {
     );
     r.quickbench.static_build = rng.coin();
     r.quickbench.rustc = format!("rustc 1.{}.0 ({} 2026-01-01)", rng.below(99), rng.word());
+    // `--repeat`: one trial, or 2 to 20.
+    r.repeat = if rng.coin() {
+        1
+    } else {
+        2 + rng.below(19) as u32
+    };
     if rng.coin() {
         r.loop_delay_s = Some([0.1, 2.0, 30.0, 12.5][rng.below(4) as usize]);
         r.dir = Some(format!("/{}/{}", rng.word(), rng.phrase()));
@@ -156,10 +164,14 @@ fn model(rng: &mut Rng) -> Report {
                 samples: Default::default(),
                 end: End::cut_if(rng.below(5) == 0),
             };
-            r.cpu_loop.push(Measured {
+            let step = Measured {
                 marks: marks(rng),
                 ..Measured::plain(figure)
+            };
+            let step = repeated(rng, r.repeat, step, |s, f| {
+                s.figure.loops_per_s_mean = (s.loops_per_s_mean * f).floor()
             });
+            r.cpu_loop.push(step);
         }
     }
     if rng.coin() {
@@ -172,10 +184,13 @@ fn model(rng: &mut Rng) -> Report {
                 samples: Default::default(),
                 end: End::cut_if(rng.coin()),
             };
-            Measured {
+            let step = Measured {
                 marks: marks(rng),
                 ..Measured::plain(figure)
-            }
+            };
+            repeated(rng, r.repeat, step, |s, f| {
+                s.figure.bytes = (s.bytes as f64 * f) as u64
+            })
         });
         if total.is_none() || (bw.is_none() && rng.coin()) {
             r.failed_sections.add(Section::Memory, "x");
@@ -248,10 +263,15 @@ fn model(rng: &mut Rng) -> Report {
                             }
                             _ => {}
                         }
-                        r.storage_bandwidth.push(Measured {
+                        let step = Measured {
                             marks: marks(rng),
                             ..Measured::plain(l)
+                        };
+                        let step = repeated(rng, r.repeat, step, |s, f| {
+                            s.figure.iops = (s.iops * f).floor();
+                            s.figure.mb_per_s = (s.mb_per_s * f).floor();
                         });
+                        r.storage_bandwidth.push(step);
                     }
                 }
             }
@@ -274,17 +294,33 @@ fn tenths(rng: &mut Rng, below: u64) -> f64 {
     rng.below(below * 10) as f64 / 10.0
 }
 
-/// Sub-interval samples (or passes) around `figure`, or none.
+/// Samples of `figure` (sub-intervals or passes), or none: whole numbers
+/// and a summary of whole numbers, which JSON carries exactly; the text
+/// prints their count, interval and spread.
 fn samples(rng: &mut Rng, figure: f64) -> Samples {
-    let n = rng.below(30);
-    let spread = 1 + rng.below(30);
-    let rates = (0..n)
-        .map(|_| figure * (1.0 + (rng.below(2 * spread) as f64 - spread as f64) / 100.0))
-        .collect();
-    let interval = rng
-        .coin()
-        .then(|| std::time::Duration::from_millis(20 + rng.below(481)));
-    Samples::new(rates, interval)
+    let n = rng.below(30) as usize;
+    if n == 0 {
+        return Samples::default();
+    }
+    let f = figure.max(0.0).round();
+    let half = rng.below(1 + f as u64 / 5) as f64;
+    let interval = (n >= 4).then_some(());
+    Samples {
+        samples: vec![f; n],
+        sample_interval_ns: rng.coin().then(|| (20 + rng.below(481)) * 1_000_000),
+        sample_summary: Some(Summary {
+            n,
+            mean: f,
+            median: f,
+            min: f - half,
+            max: f + half,
+            cv: None,
+            batches: interval.map(|_| n / 4),
+            ci95_lo: interval.map(|_| f - half),
+            ci95_hi: interval.map(|_| f + half),
+        }),
+        printed: None,
+    }
 }
 
 /// Others' CPU and steal at their printed precision; what `-x` does not
@@ -487,6 +523,33 @@ fn extended(rng: &mut Rng, r: &mut Report) {
     });
 }
 
+/// A step of a report of `repeat` trials: `step` alone, or with trials
+/// (some perhaps cut, fewer than `repeat` when a Ctrl-C skipped rounds)
+/// whose main figures `scale` spreads around its own, the step then being
+/// their median.
+fn repeated<M: TrialFigure + Clone>(
+    rng: &mut Rng,
+    repeat: u32,
+    step: M,
+    scale: impl Fn(&mut M, f64),
+) -> Repeated<M> {
+    if repeat == 1 || rng.below(4) == 0 {
+        return step.into();
+    }
+    let n = 1 + rng.below(u64::from(repeat)) as u32;
+    let trials = (1..=n)
+        .map(|round| {
+            let mut t = step.clone();
+            scale(&mut t, 0.9 + rng.below(21) as f64 / 100.0);
+            if rng.below(6) == 0 {
+                t.end_mut().interrupt();
+            }
+            Trial { round, step: t }
+        })
+        .collect();
+    Repeated::of_trials(trials)
+}
+
 /// Marks of every kind (the match is exhaustive: a new kind does not
 /// compile until it is generated here).
 fn marks(rng: &mut Rng) -> Vec<Mark> {
@@ -563,6 +626,28 @@ fn random_reports_read_back_from_their_text() {
         }
     }
     assert!(extended_cases > 1000, "{extended_cases}");
+}
+
+#[test]
+fn random_reports_read_back_from_their_json() {
+    use quickbench::report::read::read_json;
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    for case in 0..500 {
+        let m = model(&mut rng);
+        let json = serde_json::to_string(&m).unwrap();
+        let read = read_json("generated.json", &json)
+            .unwrap_or_else(|e| panic!("case {case}: {e}\n{json}"));
+        assert_eq!(serde_json::to_string(&read).unwrap(), json, "case {case}");
+        assert_eq!(read.repeat, m.repeat, "case {case}");
+        let trials = |r: &Report| -> Vec<usize> {
+            r.cpu_loop
+                .iter()
+                .map(|s| s.trials.len())
+                .chain(r.storage_bandwidth.iter().map(|l| l.trials.len()))
+                .collect()
+        };
+        assert_eq!(trials(&read), trials(&m), "case {case}");
+    }
 }
 
 #[test]

@@ -227,7 +227,7 @@ mod tests {
         l.ios = ios;
         l.lat_p50_us = 12.0;
         l.device_stat_delta = dev;
-        Measured::plain(l)
+        Measured::plain(l).into()
     }
 
     fn delta(read_ios: u64, write_ios: u64) -> BlockStat {
@@ -290,7 +290,7 @@ mod tests {
             marks: Vec::new(),
         };
         assert_eq!(
-            cpu_lines(std::slice::from_ref(&step), None),
+            cpu_lines(&[step.clone().into()], None),
             vec![" 1 // jobs : steal   3.0 %   clock   2600 MHz (cpufreq); others 5 % of a CPU, throttled 7 %"]
         );
         // Other steps print the steal in their load words.
@@ -300,7 +300,7 @@ mod tests {
         );
         step.conditions = CpuConditions::default();
         assert_eq!(
-            cpu_lines(&[step], None),
+            cpu_lines(&[step.into()], None),
             vec![" 1 // jobs : steal     ? %   clock      ? MHz"]
         );
     }
@@ -366,11 +366,11 @@ mod tests {
             })
         };
         assert_eq!(
-            cpu_lines(&[step(ten())], None),
+            cpu_lines(&[step(ten()).into()], None),
             vec![" 2 // jobs : steal     ? %   clock      ? MHz   rate ± 10.0 % (10 x 500 ms)"]
         );
         assert_eq!(
-            cpu_lines(&[step(Samples::default())], None),
+            cpu_lines(&[step(Samples::default()).into()], None),
             vec![" 2 // jobs : steal     ? %   clock      ? MHz"]
         );
         let bw = |samples| {
@@ -382,9 +382,9 @@ mod tests {
             })
         };
         assert_eq!(
-            dd_bandwidth_line(&bw(ten())).unwrap(),
+            dd_bandwidth_line(&bw(ten()).into()).unwrap(),
             "Bandwidth : during the dd-like step, rate ± 10.0 % (10 x 500 ms)"
         );
-        assert_eq!(dd_bandwidth_line(&bw(Samples::default())), None);
+        assert_eq!(dd_bandwidth_line(&bw(Samples::default()).into()), None);
     }
 }
