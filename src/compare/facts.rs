@@ -293,6 +293,7 @@ pub fn facts(r: &Report) -> Vec<Fact> {
             v.push(f);
         }
     }
+    v.extend(super::facts_extended::facts_extended(r));
     v
 }
 

@@ -345,6 +345,12 @@ pub struct Extended {
     /// What else the host did during the DRAM runs.
     #[serde(default)]
     pub dram_load: Option<StepLoad>,
+    /// Read from a text report whose extended sections do not render back
+    /// the same from what was read of them (an older layout, a line the
+    /// reader does not know): their lines are kept in
+    /// [`Report::raw_sections`] and printed from there.
+    #[serde(skip)]
+    pub kept_as_text: bool,
 }
 
 /// `[ Plan ]` of `--dry-run`: what a full run would do (computed by

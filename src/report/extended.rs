@@ -151,20 +151,10 @@ pub fn io_latency_line(l: &IoLine) -> String {
 /// `±  1.2 % (60 x 500 ms)`: the half-width of the 95 % interval of a
 /// step's mean rate relative to its `figure`, and the samples behind it
 /// (`± ? %` with a single sample); `None` without samples. The caller
-/// says whose rate (`rate`, `IO/s`).
+/// says whose rate (`rate`, `IO/s`). One definition with its reader:
+/// [`crate::model::forms::spread`].
 pub fn spread_words(s: &Samples, figure: f64) -> Option<String> {
-    let n = s.samples.len();
-    if n == 0 {
-        return None;
-    }
-    let pct = s
-        .half_width_percent(figure)
-        .map_or_else(|| "   ?".to_string(), |p| format!("{p:4.1}"));
-    let basis = match s.sample_interval_ns {
-        Some(ns) => format!("{n} x {:.0} ms", ns as f64 / 1e6),
-        None => format!("{n} passes"),
-    };
-    Some(format!("± {pct} % ({basis})"))
+    crate::model::forms::spread::render(s, figure)
 }
 
 /// `Bandwidth : during the dd-like step, rate ±  1.2 % (60 x 500 ms);

@@ -14,6 +14,8 @@
 
 use std::fmt;
 
+mod extended;
+
 use crate::blockdev::DiskRow;
 use crate::conditions::{Mark, Measured};
 use crate::cpu_loop::LoopStep;
@@ -171,6 +173,7 @@ pub fn read_text(file: &str, text: &str) -> Result<Report, ReadError> {
         r.section(rest[i], title, &body, last_section)?;
         i = end;
     }
+    extended::structure(&mut r.report);
     Ok(r.report)
 }
 

@@ -67,7 +67,7 @@ pub fn items(r: &Report) -> Vec<Item> {
             );
         }
     }
-    if let Some(x) = &r.extended {
+    if let Some(x) = r.extended.as_ref().filter(|x| !x.kept_as_text) {
         if x.smt_probe.is_some() {
             v.push(Item::ExtendedCpu);
         }
