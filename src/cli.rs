@@ -20,6 +20,7 @@ pub const DEFAULT_DELAY_S: f64 = 30.0;
 use crate::compare::{CompareConfig, HtmlTo};
 use crate::dd_io::DEFAULT_MAX_SIZE_BYTES;
 
+pub use crate::model::trials::MAX_REPEAT;
 pub use crate::model::{BlockSize, Section};
 
 /// Everything the program needs from the command line, clap-free.
@@ -53,6 +54,9 @@ pub struct Config {
     /// Deterministic stand-in figures instead of measurements (hidden; the
     /// golden tests use it).
     pub fake_figures: bool,
+    /// Trials of each timed step of the standard report (`--repeat`, 1 to
+    /// [`MAX_REPEAT`]), interleaved round by round.
+    pub repeat: u32,
 }
 
 impl Config {
@@ -117,6 +121,11 @@ struct Args {
     /// Also write the text report to FILE (e.g. with --json: one run, both reports)
     #[arg(long, value_name = "FILE")]
     text_out: Option<PathBuf>,
+
+    /// Measure each timed step N times, in N rounds of shuffled order (1 to 20, default 1): the
+    /// text prints each step's median trial, the JSON keeps them all; the run takes N times as long
+    #[arg(long, value_name = "N", value_parser = parse_repeat)]
+    repeat: Option<u32>,
 
     /// Job counts of the storage bandwidth lines (for benchmark scripts)
     #[arg(long, value_name = "LIST", value_parser = parse_jobs, hide = true)]
@@ -362,6 +371,17 @@ fn config(a: Args) -> Config {
             .unwrap_or_else(|| BlockSize::ALL.to_vec()),
         text_out: a.text_out,
         fake_figures: a.fake_figures,
+        repeat: a.repeat.unwrap_or(1),
+    }
+}
+
+/// A `--repeat`: a whole number of trials from 1 to [`MAX_REPEAT`].
+pub fn parse_repeat(s: &str) -> Result<u32, String> {
+    match s.parse::<u32>() {
+        Ok(n) if (1..=MAX_REPEAT).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "'{s}' is not a number of trials from 1 to {MAX_REPEAT}"
+        )),
     }
 }
 
@@ -648,6 +668,21 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let e = parse_sysroot(d.path().to_str().unwrap()).unwrap_err();
         assert!(e.contains("neither proc/ nor sys/"), "{e}");
+    }
+
+    #[test]
+    fn repeat_is_a_whole_number_from_1_to_20() {
+        assert_eq!(parse(["quickbench"]).unwrap().repeat, 1);
+        assert_eq!(parse(["quickbench", "--repeat", "5"]).unwrap().repeat, 5);
+        assert_eq!(parse_repeat("1"), Ok(1));
+        assert_eq!(parse_repeat("20"), Ok(20));
+        for bad in ["0", "21", "-1", "2.5", "", "x", "1e1", "4294967296"] {
+            let e = parse_repeat(bad).unwrap_err();
+            assert!(
+                e.contains(&format!("'{bad}'")) && e.contains("1 to 20"),
+                "{e}"
+            );
+        }
     }
 
     #[test]

@@ -11,6 +11,14 @@ pub fn unix_now_s() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
+/// Now, in nanoseconds since the Unix epoch (0 on a clock set before it):
+/// a seed that differs from one run to the next.
+pub fn unix_now_ns() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

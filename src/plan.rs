@@ -28,6 +28,8 @@ pub struct PlanInput {
     pub io_jobs: Vec<u32>,
     /// Upper bound of the temporary file, in bytes (`--max-size`).
     pub max_size_bytes: u64,
+    /// Trials of each timed step of the standard report (`--repeat`).
+    pub repeat: u32,
 }
 
 impl PlanInput {
@@ -77,25 +79,49 @@ pub fn kernel_at_least(release: &str, major: u32, minor: u32) -> bool {
     (a, b) >= (major, minor)
 }
 
-/// Number of timed steps of a full run with this configuration, and
-/// the estimated run time in seconds.
-pub fn estimate(cfg: &PlanInput, cpu_steps: usize) -> (u32, f64) {
-    let mut steps = 0u32;
+/// How long a full run with this configuration takes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Estimate {
+    /// Timed steps, each counted once.
+    pub steps: u32,
+    /// Of those, the steps run once whatever `--repeat` says (`-x`'s).
+    pub steps_once: u32,
+    /// Timed runs: every trial of every step (`--repeat` times each but
+    /// `steps_once`), each one loop delay long.
+    pub runs: u32,
+    /// The estimated run time, seconds.
+    pub run_s: f64,
+}
+
+/// How long a full run with this configuration takes: each timed step
+/// one loop delay, `--repeat` times (the extended ones once), each storage
+/// line's trials after their jobs' rest.
+pub fn estimate(cfg: &PlanInput, cpu_steps: usize) -> Estimate {
+    let mut repeated = 0u32;
     if cfg.runs(Section::Cpu) {
-        steps += cpu_steps as u32;
+        repeated += cpu_steps as u32;
     }
     if cfg.runs(Section::Memory) {
-        steps += 1;
-    }
-    if cfg.extended {
-        // The SMT probe (one delay), the DRAM runs (1 thread, all CPUs).
-        steps += u32::from(cfg.runs(Section::Cpu)) + 2 * u32::from(cfg.runs(Section::Memory));
+        repeated += 1;
     }
     let lines = io_lines(cfg);
-    steps += lines;
+    repeated += lines;
+    // The SMT probe (one delay), the DRAM runs (1 thread, all CPUs).
+    let once = if cfg.extended {
+        u32::from(cfg.runs(Section::Cpu)) + 2 * u32::from(cfg.runs(Section::Memory))
+    } else {
+        0
+    };
+    let n = cfg.repeat.max(1);
+    let runs = repeated * n + once;
     // each I/O line starts after its jobs' rest (dd_io::SETTLE)
-    let rest_s = f64::from(lines) * crate::dd_io::SETTLE.as_secs_f64();
-    (steps, f64::from(steps) * delay_s(cfg.loop_delay) + rest_s)
+    let rest_s = f64::from(lines * n) * crate::dd_io::SETTLE.as_secs_f64();
+    Estimate {
+        steps: repeated + once,
+        steps_once: once,
+        runs,
+        run_s: f64::from(runs) * delay_s(cfg.loop_delay) + rest_s,
+    }
 }
 
 /// Number of storage bandwidth lines: 4k and 1M, writes then reads, each
@@ -126,7 +152,8 @@ pub fn build(
 ) -> Plan {
     let live = sys.is_live();
     let free = if live { free_bytes(&cfg.dir) } else { None };
-    let (timed_steps, estimated_run_s) = estimate(cfg, cpu_steps);
+    let est = estimate(cfg, cpu_steps);
+    let repeated = cfg.repeat > 1;
     let dram = (cfg.extended && cfg.runs(Section::Memory))
         .then(|| crate::membw::dram::plan_arrays(sys, limits));
     let dram_bytes = dram.as_ref().map(|p| 3 * p.array_bytes);
@@ -170,8 +197,8 @@ pub fn build(
         file_bytes_max: free.and_then(|f| file_size_bound(f, cfg.max_size_bytes).ok()),
         skip_reason,
         direct_io,
-        estimated_run_s,
-        timed_steps,
+        estimated_run_s: est.run_s,
+        timed_steps: est.steps,
         dram_bytes,
         notes: target.map(|t| t.notes.clone()).unwrap_or_default(),
         cache_caveat,
@@ -179,6 +206,8 @@ pub fn build(
         max_size_bytes: cfg.max_size_bytes,
         io_lines: io_lines(cfg),
         io_rest_s: crate::dd_io::SETTLE.as_secs_f64(),
+        repeat: repeated.then_some(cfg.repeat),
+        steps_once: repeated.then_some(est.steps_once),
     }
 }
 
@@ -239,6 +268,7 @@ mod tests {
             io_blocks: BlockSize::ALL.to_vec(),
             io_jobs: vec![1, 4, 16],
             max_size_bytes: 4 << 30,
+            repeat: 1,
         }
     }
 
@@ -246,21 +276,36 @@ mod tests {
     fn estimate_counts_every_timed_step() {
         let cfg = input(30.0, &Section::ALL);
         // 15 steps of 30 s, and 12 I/O lines each after a 0.2 s rest
-        let (steps, s) = estimate(&cfg, 2);
-        assert_eq!(steps, 2 + 1 + 12);
-        assert!((s - (450.0 + 12.0 * 0.2)).abs() < 1e-9, "{s}");
+        let e = estimate(&cfg, 2);
+        assert_eq!((e.steps, e.steps_once, e.runs), (2 + 1 + 12, 0, 15));
+        assert!((e.run_s - (450.0 + 12.0 * 0.2)).abs() < 1e-9, "{e:?}");
         let cfg = input(1.0, &[Section::Io]);
-        let (steps, s) = estimate(&cfg, 2);
-        assert_eq!(steps, 12);
-        assert!((s - (12.0 + 12.0 * 0.2)).abs() < 1e-9, "{s}");
+        let e = estimate(&cfg, 2);
+        assert_eq!(e.steps, 12);
+        assert!((e.run_s - (12.0 + 12.0 * 0.2)).abs() < 1e-9, "{e:?}");
         let cfg = input(1.0, &[Section::Cpu]);
-        assert_eq!(estimate(&cfg, 2), (2, 2.0));
+        let e = estimate(&cfg, 2);
+        assert_eq!((e.steps, e.run_s), (2, 2.0));
         // -x adds the SMT probe (one step) and the DRAM runs (two).
         let cfg = PlanInput {
             extended: true,
             ..input(1.0, &Section::ALL)
         };
-        assert_eq!(estimate(&cfg, 2).0, 2 + 1 + 12 + 1 + 2);
+        let e = estimate(&cfg, 2);
+        assert_eq!((e.steps, e.steps_once), (2 + 1 + 12 + 1 + 2, 3));
+    }
+
+    #[test]
+    fn repeat_multiplies_every_step_but_the_extended_ones() {
+        // 3 trials of 15 steps of 30 s, 36 rests of 0.2 s; -x's 3 once.
+        let cfg = PlanInput {
+            extended: true,
+            repeat: 3,
+            ..input(30.0, &Section::ALL)
+        };
+        let e = estimate(&cfg, 2);
+        assert_eq!((e.steps, e.steps_once, e.runs), (18, 3, 3 * 15 + 3));
+        assert!((e.run_s - (48.0 * 30.0 + 36.0 * 0.2)).abs() < 1e-9, "{e:?}");
     }
 
     #[test]

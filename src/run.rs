@@ -7,6 +7,8 @@
 //! ([`Item`]), the renderers say how it reads. Messages for the user
 //! (warnings, what to do) go to stderr through the [`Console`].
 
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::io;
 use std::time::Duration;
 
@@ -22,12 +24,15 @@ use crate::dd_io::{self, Advisory, Direction, IoConfig, IoSkip, LineResult};
 use crate::end::End;
 use crate::membw::dram::{self, DramBandwidth, DramRun};
 use crate::membw::{self, DdBandwidth};
+use crate::model::trials::{LineKey, StorageRounds, TrialFigure};
 use crate::model::{
-    BlockSize, CpuInfo, CpuStep, Extended, IoLine, IoSetup, Memory, MemoryStep, Report,
+    BlockSize, CpuInfo, CpuTrial, Extended, IoSetup, IoTrial, Memory, MemoryTrial, Repeated,
+    Report, Trial, TrialOrder,
 };
 use crate::report::Console;
 use crate::samples::{self, Samples};
 use crate::sink::{Item, Output};
+use crate::stats::rng::Rng;
 use crate::sysinfo::cgroup::{self, CgroupLimits};
 use crate::{plan, signals, sysinfo, Sysroot};
 
@@ -68,6 +73,8 @@ pub trait Measure {
     /// Starts sampling what else the host did during a step (other
     /// processes, steal, cgroup throttling), if it can be read.
     fn load_sampler(&self, sys: &Sysroot, cpus: &[u32], limits: &CgroupLimits) -> Option<Sampler>;
+    /// The seed of the shuffles of `--repeat`'s rounds.
+    fn trial_seed(&self) -> u64;
 }
 
 /// An open storage workspace.
@@ -87,7 +94,7 @@ pub trait Storage {
 /// `--fake-figures` asks for it, else the live system.
 pub fn measure_for(cfg: &Config) -> Box<dyn Measure> {
     if cfg.fake_figures {
-        Box::new(StandIn)
+        Box::new(StandIn::default())
     } else {
         Box::new(Live)
     }
@@ -123,6 +130,13 @@ impl Measure for Live {
     fn load_sampler(&self, sys: &Sysroot, cpus: &[u32], limits: &CgroupLimits) -> Option<Sampler> {
         Sampler::start(sys, cpus, limits).ok()
     }
+
+    /// The clock's nanoseconds: another order each run. Kept below 2^53 so
+    /// that the JSON's readers (doubles, in JavaScript or jq) read it
+    /// exactly.
+    fn trial_seed(&self) -> u64 {
+        crate::clock::unix_now_ns() & ((1 << 53) - 1)
+    }
 }
 
 impl Storage for dd_io::Workspace {
@@ -150,7 +164,36 @@ impl Storage for dd_io::Workspace {
 /// Deterministic stand-in figures (`--fake-figures`), for the golden
 /// tests: nothing is measured, no file is written, but every decision of
 /// the runner and of the storage policy is the live one.
-pub struct StandIn;
+#[derive(Default)]
+pub struct StandIn {
+    runs: RunCounts,
+}
+
+/// How many times each stand-in step has run, by name: its figure changes
+/// from one trial to the next (see [`stand_in_factor`]).
+#[derive(Default)]
+struct RunCounts(RefCell<BTreeMap<String, u32>>);
+
+impl RunCounts {
+    /// The factor of this run of step `key` (its first run: 1).
+    fn factor(&self, key: String) -> f64 {
+        let mut runs = self.0.borrow_mut();
+        let k = runs.entry(key).or_insert(0);
+        *k += 1;
+        stand_in_factor(*k - 1)
+    }
+}
+
+/// The stand-in's figure of the `k`-th run of a step (from 0), relative to
+/// the first: 1, 1.02, 1.01, 0.99, then again, so that the median of 3
+/// trials is the third one and not the first.
+fn stand_in_factor(k: u32) -> f64 {
+    [1.0, 1.02, 1.01, 0.99][k as usize % 4]
+}
+
+/// The seed of the stand-in's shuffles: a fixed one, so that its reports
+/// are the same every time.
+const STAND_IN_SEED: u64 = 0x5eed;
 
 /// The stand-in's samples of a step of `delay` whose figure is `figure`:
 /// one per sub-interval of the live rule, spread over ±2 % in a fixed
@@ -166,7 +209,8 @@ fn stand_in_samples(figure: f64, delay: Duration) -> Samples {
 
 impl Measure for StandIn {
     fn cpu_step(&self, jobs: u32, delay: Duration, _: &dyn Fn()) -> LoopStep {
-        let each = 400_000_000.0 - 1_000.0 * f64::from(jobs);
+        let each =
+            (400_000_000.0 - 1_000.0 * f64::from(jobs)) * self.runs.factor(format!("cpu {jobs}"));
         LoopStep {
             jobs,
             loops_per_s_each: vec![each; jobs as usize],
@@ -179,10 +223,11 @@ impl Measure for StandIn {
 
     /// 30.9 GB/s.
     fn memory_bandwidth(&self, _: &Sysroot, delay: Duration) -> anyhow::Result<DdBandwidth> {
+        let bytes = (30_900_000_000.0 * self.runs.factor("memory".into())) as u64;
         Ok(DdBandwidth {
-            bytes: 30_900_000_000,
+            bytes,
             elapsed_ns: 1_000_000_001,
-            samples: stand_in_samples(30_900_000_000.0 / 1.000_000_001, delay),
+            samples: stand_in_samples(bytes as f64 / 1.000_000_001, delay),
             end: End::Complete,
         })
     }
@@ -200,6 +245,7 @@ impl Measure for StandIn {
             advisories,
             direct_io: !policy.journaled,
             file_bytes,
+            runs: RunCounts::default(),
         }))
     }
 
@@ -253,12 +299,18 @@ impl Measure for StandIn {
     fn load_sampler(&self, _: &Sysroot, _: &[u32], _: &CgroupLimits) -> Option<Sampler> {
         None
     }
+
+    fn trial_seed(&self) -> u64 {
+        STAND_IN_SEED
+    }
 }
 
 struct StandInStorage {
     advisories: Vec<Advisory>,
     direct_io: bool,
     file_bytes: u64,
+    /// How many times each line has run.
+    runs: RunCounts,
 }
 
 impl Storage for StandInStorage {
@@ -278,10 +330,14 @@ impl Storage for StandInStorage {
         jobs: u32,
         delay: Duration,
     ) -> LineResult {
+        let factor = self
+            .runs
+            .factor(format!("{} {} {jobs}", bs.label(), dir.label()));
         let iops = match bs {
             BlockSize::K4 => 25_000.0,
             BlockSize::M1 => 900.0,
-        } * f64::from(jobs.min(4));
+        } * f64::from(jobs.min(4))
+            * factor;
         let lat_us = f64::from(jobs) * 1e6 / iops;
         let ios = iops as u64;
         LineResult {
@@ -304,8 +360,8 @@ impl Storage for StandInStorage {
     }
 }
 
-/// Time left in the run, for the progress display: timed steps not yet
-/// started, each one loop delay long.
+/// Time left in the run, for the progress display: timed runs (every
+/// trial of every step) not yet started, each one loop delay long.
 struct Countdown {
     steps_left: u32,
     delay: Duration,
@@ -338,6 +394,8 @@ pub struct Run<'a> {
     cpus: Vec<u32>,
     /// The marks have been explained on stderr.
     marks_explained: bool,
+    /// What shuffles the rounds of `--repeat`.
+    rng: Rng,
 }
 
 impl<'a> Run<'a> {
@@ -363,6 +421,15 @@ impl<'a> Run<'a> {
         };
         report.dir = Some(dir.display().to_string());
         report.dry_run = cfg.dry_run;
+        report.repeat = cfg.repeat;
+        let seed = measure.trial_seed();
+        if cfg.repeat > 1 && !cfg.dry_run {
+            report.trial_order = Some(TrialOrder {
+                seed,
+                cpu_loop: Vec::new(),
+                storage_bandwidth: Vec::new(),
+            });
+        }
         if !cfg.dry_run && cfg.loop_delay.as_secs_f64() < crate::cli::ADVISED_DELAY_S {
             console.warn(&format!(
                 "warning: a loop delay under {} s may give unreliable results; use at least {} s for meaningful figures",
@@ -386,7 +453,7 @@ impl<'a> Run<'a> {
         let steps_left = if cfg.dry_run {
             0
         } else {
-            plan::estimate(&plan_input(cfg), cpu_jobs(&sys).len()).0
+            plan::estimate(&plan_input(cfg), cpu_jobs(&sys).len()).runs
         };
         let limits = cgroup::read_limits(&sys);
         let cpus = crate::cpu_loop::smt::usable_cpu_list(&sys);
@@ -406,6 +473,7 @@ impl<'a> Run<'a> {
             limits,
             cpus,
             marks_explained: false,
+            rng: Rng::new(seed),
         };
         for note in &run.limits.notes {
             console.warn(&format!("cgroup limits: {note}"));
@@ -422,19 +490,50 @@ impl<'a> Run<'a> {
         self.out.item(&self.report, item).map_err(Stop::from)
     }
 
-    /// Checks for an abort after a step, and clears a one-time cut.
-    fn after_step(&self, what: &str, cut_short: bool) -> Result<(), Stop> {
+    /// Checks for an abort after a step (or a trial), and clears a
+    /// one-time cut; says whether Ctrl-C cut it. `rounds_left`: rounds of
+    /// `--repeat` remain in its section, which a cut skips.
+    fn after_step(&self, what: &str, cut_short: bool, rounds_left: bool) -> Result<bool, Stop> {
         if let Some(sig) = signals::abort_signal() {
             return Err(Stop::Aborted(sig));
         }
-        if cut_short || signals::cut_requested() {
+        let cut = cut_short || signals::cut_requested();
+        if cut {
+            let skipped = if rounds_left {
+                "; the rounds left of its section are skipped"
+            } else {
+                ""
+            };
             self.console.warn(&format!(
-                "{what} cut short by Ctrl-C (its figure covers the time it ran); \
+                "{what} cut short by Ctrl-C (its figure covers the time it ran){skipped}; \
                  press Ctrl-C twice within 2 s to abort"
             ));
         }
         signals::clear_cut();
-        Ok(())
+        Ok(cut)
+    }
+
+    /// The progress display's name of `step` in `round`: with `--repeat`,
+    /// which trial it is.
+    fn trial_label(&self, step: &str, round: u32) -> String {
+        match self.cfg.repeat {
+            1 => step.to_string(),
+            n => format!("{step}, trial {round}/{n}"),
+        }
+    }
+
+    /// The order of a round of `steps` steps (indexes in report order):
+    /// shuffled with `--repeat` (Fisher–Yates, Knuth's Algorithm P, TAOCP
+    /// vol. 2, 3.4.2), the report's order without it or when `fixed`.
+    fn round_order(&mut self, steps: usize, fixed: bool) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..steps).collect();
+        if self.cfg.repeat > 1 && !fixed {
+            for i in (1..steps).rev() {
+                let j = self.rng.below(i as u64 + 1) as usize;
+                order.swap(i, j);
+            }
+        }
+        order
     }
 
     fn progress(&mut self, section: &str, step: &str, delays: u32) {
@@ -486,33 +585,58 @@ impl<'a> Run<'a> {
         self.emit(Item::CpuInfo)
     }
 
-    /// `[ CPU loop ]`: 1, 2, 4 ... jobs, up to the CPUs this process may use.
+    /// `[ CPU loop ]`: 1, 2, 4 ... jobs, up to the CPUs this process may
+    /// use; with `--repeat N`, N rounds of every step, each round in its
+    /// own shuffled order.
     pub fn cpu_loop(&mut self) -> Result<(), Stop> {
         if !self.cfg.runs(Section::Cpu) || self.cfg.dry_run {
             return Ok(());
         }
         self.emit(Item::CpuLoopTitle)?;
-        for jobs in cpu_jobs(&self.sys) {
-            self.progress("CPU loop", &format!("{jobs} // jobs"), 1);
-            // One sampler: the load the marks judge and the clock of -x.
-            let sampler = self.sample().map(Sampler::with_clock);
-            let poll = || sampler.iter().for_each(Sampler::poll);
-            let figure = self.measure.cpu_step(jobs, self.cfg.loop_delay, &poll);
-            let sample = sampler.map(|s| s.finish(f64::from(jobs)));
-            let step = CpuStep {
-                figure,
-                marks: mark::marks(Step::Cpu, sample.as_ref().map(|s| &s.load), None),
-                conditions: CpuConditions {
-                    clock: sample.as_ref().and_then(|s| s.clock),
-                    load: sample.map(|s| s.load),
-                },
-            };
-            self.explain(&step.marks);
-            self.after_step("CPU loop step", step.end.interrupted())?;
-            self.report.cpu_loop.push(step);
-            self.emit(Item::CpuStep(self.report.cpu_loop.len() - 1))?;
+        let jobs = cpu_jobs(&self.sys);
+        let mut rounds = Rounds::new(jobs.len(), self.cfg.repeat);
+        let mut round = 1;
+        while round <= rounds.last {
+            let order = self.round_order(jobs.len(), false);
+            if let Some(o) = &mut self.report.trial_order {
+                o.cpu_loop.push(order.iter().map(|&i| jobs[i]).collect());
+            }
+            for i in order {
+                let step = self.cpu_trial(jobs[i], round);
+                let rounds_left = round < rounds.last;
+                if self.after_step("CPU loop step", step.end.interrupted(), rounds_left)? {
+                    rounds.cut(round);
+                }
+                rounds.add(i, round, step);
+                for step in rounds.ready() {
+                    self.report.cpu_loop.push(step);
+                    self.emit(Item::CpuStep(self.report.cpu_loop.len() - 1))?;
+                }
+            }
+            round += 1;
         }
         Ok(())
+    }
+
+    /// One run of the CPU loop step of `jobs` jobs, with its conditions.
+    fn cpu_trial(&mut self, jobs: u32, round: u32) -> CpuTrial {
+        let label = self.trial_label(&format!("{jobs} // jobs"), round);
+        self.progress("CPU loop", &label, 1);
+        // One sampler: the load the marks judge and the clock of -x.
+        let sampler = self.sample().map(Sampler::with_clock);
+        let poll = || sampler.iter().for_each(Sampler::poll);
+        let figure = self.measure.cpu_step(jobs, self.cfg.loop_delay, &poll);
+        let sample = sampler.map(|s| s.finish(f64::from(jobs)));
+        let step = CpuTrial {
+            figure,
+            marks: mark::marks(Step::Cpu, sample.as_ref().map(|s| &s.load), None),
+            conditions: CpuConditions {
+                clock: sample.as_ref().and_then(|s| s.clock),
+                load: sample.map(|s| s.load),
+            },
+        };
+        self.explain(&step.marks);
+        step
     }
 
     /// `[ Memory ]`: the total, then the dd-like bandwidth.
@@ -538,31 +662,45 @@ impl<'a> Run<'a> {
         if self.cfg.dry_run {
             return Ok(());
         }
-        self.progress("Memory", "Bandwidth", 1);
-        let sampler = self.sample();
-        match self
-            .measure
-            .memory_bandwidth(&self.sys, self.cfg.loop_delay)
-        {
-            Ok(figure) => {
-                let load = sampler.map(|s| s.finish(1.0).load);
-                let bw = MemoryStep {
-                    figure,
-                    marks: mark::marks(Step::Memory, load.as_ref(), None),
-                    conditions: Conditions { load },
-                };
-                self.explain(&bw.marks);
-                self.after_step("memory bandwidth", bw.end.interrupted())?;
-                if let Some(m) = &mut self.report.memory {
-                    m.dd_bandwidth = Some(bw);
+        // With --repeat, its trials one after the other: no other step of
+        // its section to interleave with.
+        let mut rounds = Rounds::new(1, self.cfg.repeat);
+        let mut round = 1;
+        while round <= rounds.last {
+            let label = self.trial_label("Bandwidth", round);
+            self.progress("Memory", &label, 1);
+            let sampler = self.sample();
+            match self
+                .measure
+                .memory_bandwidth(&self.sys, self.cfg.loop_delay)
+            {
+                Ok(figure) => {
+                    let load = sampler.map(|s| s.finish(1.0).load);
+                    let bw = MemoryTrial {
+                        figure,
+                        marks: mark::marks(Step::Memory, load.as_ref(), None),
+                        conditions: Conditions { load },
+                    };
+                    self.explain(&bw.marks);
+                    let rounds_left = round < rounds.last;
+                    if self.after_step("memory bandwidth", bw.end.interrupted(), rounds_left)? {
+                        rounds.cut(round);
+                    }
+                    rounds.add(0, round, bw);
+                }
+                Err(e) => {
+                    self.console.warn(&format!("memory bandwidth: {e:#}"));
+                    self.report
+                        .failed_sections
+                        .add(Section::Memory, format!("{e:#}"));
+                    // The trials done, if any, are the step.
+                    rounds.cut(round - 1);
                 }
             }
-            Err(e) => {
-                self.console.warn(&format!("memory bandwidth: {e:#}"));
-                self.report
-                    .failed_sections
-                    .add(Section::Memory, format!("{e:#}"));
-            }
+            round += 1;
+        }
+        if let (Some(bw), Some(m)) = (rounds.ready().pop(), &mut self.report.memory) {
+            m.dd_bandwidth = Some(bw);
         }
         self.emit(Item::MemoryBandwidth)
     }
@@ -659,52 +797,46 @@ impl<'a> Run<'a> {
         let blocks = BlockSize::ALL
             .into_iter()
             .filter(|b| self.cfg.io_blocks.contains(b));
+        let lines: Vec<LineKey> = [Direction::Write, Direction::Read]
+            .into_iter()
+            .flat_map(|direction| {
+                self.cfg
+                    .io_jobs
+                    .iter()
+                    .map(move |&jobs| LineKey { direction, jobs })
+            })
+            .collect();
         for bs in blocks {
             self.emit(Item::BandwidthTitle(bs))?;
-            for dir in [Direction::Write, Direction::Read] {
-                for jobs in self.cfg.io_jobs.clone() {
-                    self.progress(
-                        &format!("Storage bandwidth {}", bs.label()),
-                        &format!("{} ({jobs} thread[s])", dir.label()),
-                        1,
-                    );
-                    let sampler = self.sample();
-                    let figure = ws.run_line(bs, dir, jobs, self.cfg.loop_delay);
-                    let needed = f64::from(jobs.min(self.cpus.len().max(1) as u32));
-                    let mut load = sampler.map(|s| s.finish(needed).load).unwrap_or_default();
-                    let deltas: Vec<(String, crate::blockdev::BlockStat)> = figure
-                        .device_deltas
-                        .iter()
-                        .map(|d| (d.device.clone(), d.delta))
-                        .collect();
-                    load.io = other_io(&OurIo::of_line(&figure), &deltas);
-                    let reach = layout
-                        .as_ref()
-                        .map(|layout| reach::judge_line(&figure, layout));
-                    let line = IoLine {
-                        marks: mark::marks(Step::Storage, Some(&load), reach.as_ref()),
-                        conditions: LineConditions {
-                            load: Some(load),
-                            reach,
-                        },
-                        figure,
-                    };
-                    self.explain(&line.marks);
-                    if let Some(e) = line.end.error() {
-                        let hint = match line.end.errno() {
-                            Some(errno) => format!("; {}", dd_io::errno_hint(Some(errno))),
-                            None => String::new(),
-                        };
-                        self.console.warn(&format!(
-                            "storage bandwidth ({}, {jobs} job(s)): {e}{hint}",
-                            bs.label()
-                        ));
-                        errors += 1;
+            let mut rounds = Rounds::new(lines.len(), self.cfg.repeat);
+            let mut orders = Vec::new();
+            let mut round = 1;
+            while round <= rounds.last {
+                // Round 1 writes before it reads (reads only touch blocks
+                // written); later rounds read what round 1 wrote.
+                let order = self.round_order(lines.len(), round == 1);
+                orders.push(order.iter().map(|&i| lines[i]).collect());
+                for i in order {
+                    let line = self.io_trial(ws.as_mut(), layout.as_ref(), bs, lines[i], round);
+                    let rounds_left = round < rounds.last;
+                    let interrupted = line.end.interrupted();
+                    if self.after_step("storage bandwidth line", interrupted, rounds_left)? {
+                        rounds.cut(round);
                     }
-                    self.after_step("storage bandwidth line", line.end.interrupted())?;
-                    self.report.storage_bandwidth.push(line);
-                    self.emit(Item::BandwidthLine(self.report.storage_bandwidth.len() - 1))?;
+                    rounds.add(i, round, line);
+                    for line in rounds.ready() {
+                        errors += usize::from(line.end.error().is_some());
+                        self.report.storage_bandwidth.push(line);
+                        self.emit(Item::BandwidthLine(self.report.storage_bandwidth.len() - 1))?;
+                    }
                 }
+                round += 1;
+            }
+            if let Some(o) = &mut self.report.trial_order {
+                o.storage_bandwidth.push(StorageRounds {
+                    block_size_bytes: bs.bytes(),
+                    rounds: orders,
+                });
             }
         }
         drop(ws);
@@ -715,6 +847,57 @@ impl<'a> Run<'a> {
             self.report.failed_sections.add(Section::Io, reason);
         }
         Ok(())
+    }
+
+    /// One run of storage line `key` of block size `bs`, with its
+    /// conditions (load, other I/O, reach against `layout`); says on
+    /// stderr when an error stopped it.
+    fn io_trial(
+        &mut self,
+        ws: &mut dyn Storage,
+        layout: Option<&blockdev::DeviceLayout>,
+        bs: BlockSize,
+        key: LineKey,
+        round: u32,
+    ) -> IoTrial {
+        let LineKey { direction, jobs } = key;
+        let label = self.trial_label(&format!("{} ({jobs} thread[s])", direction.label()), round);
+        self.progress(&format!("Storage bandwidth {}", bs.label()), &label, 1);
+        let sampler = self.sample();
+        let figure = ws.run_line(bs, direction, jobs, self.cfg.loop_delay);
+        let needed = f64::from(jobs.min(self.cpus.len().max(1) as u32));
+        let mut load = sampler.map(|s| s.finish(needed).load).unwrap_or_default();
+        let deltas: Vec<(String, crate::blockdev::BlockStat)> = figure
+            .device_deltas
+            .iter()
+            .map(|d| (d.device.clone(), d.delta))
+            .collect();
+        load.io = other_io(&OurIo::of_line(&figure), &deltas);
+        let reach = layout.map(|layout| reach::judge_line(&figure, layout));
+        let line = IoTrial {
+            marks: mark::marks(Step::Storage, Some(&load), reach.as_ref()),
+            conditions: LineConditions {
+                load: Some(load),
+                reach,
+            },
+            figure,
+        };
+        self.explain(&line.marks);
+        if let Some(e) = line.end.error() {
+            let hint = match line.end.errno() {
+                Some(errno) => format!("; {}", dd_io::errno_hint(Some(errno))),
+                None => String::new(),
+            };
+            let trial = match self.cfg.repeat {
+                1 => String::new(),
+                n => format!(", trial {round} of {n}"),
+            };
+            self.console.warn(&format!(
+                "storage bandwidth ({}, {jobs} job(s){trial}): {e}{hint}",
+                bs.label()
+            ));
+        }
+        line
     }
 
     /// The sections of `--extended`, after the standard report.
@@ -730,7 +913,7 @@ impl<'a> Run<'a> {
             // Two jobs at a time, on two CPUs.
             let load = sampler.map(|s| s.finish(2.0).load);
             self.explain(&mark::marks(Step::Cpu, load.as_ref(), None));
-            self.after_step("SMT probe", probe.cut_short)?;
+            self.after_step("SMT probe", probe.cut_short, false)?;
             if let Some(x) = &mut self.report.extended {
                 x.smt_probe = Some(probe);
                 x.smt_probe_load = load;
@@ -747,7 +930,7 @@ impl<'a> Run<'a> {
             let load = sampler.map(|s| s.finish(self.cpus.len().max(1) as f64).load);
             self.explain(&mark::marks(Step::Memory, load.as_ref(), None));
             let cut = dram.single.cut_short || dram.all.as_ref().is_some_and(|r| r.cut_short);
-            self.after_step("DRAM bandwidth", cut)?;
+            self.after_step("DRAM bandwidth", cut, false)?;
             if let Some(x) = &mut self.report.extended {
                 x.dram = Some(dram);
                 x.dram_load = load;
@@ -815,12 +998,142 @@ fn plan_input(cfg: &Config) -> plan::PlanInput {
         io_blocks: cfg.io_blocks.clone(),
         io_jobs: cfg.io_jobs.clone(),
         max_size_bytes: cfg.max_size_bytes,
+        repeat: cfg.repeat,
+    }
+}
+
+/// The trials of one section's steps while its rounds run, and which
+/// steps are done, so that each step's line goes out, in report order, as
+/// soon as its last trial has run.
+struct Rounds<M> {
+    /// Trials of each step, in report order.
+    trials: Vec<Vec<Trial<M>>>,
+    /// The section's last round: N, or the round that a Ctrl-C cut.
+    last: u32,
+    /// Trials asked for (`--repeat`).
+    repeat: u32,
+    /// Steps handed out so far.
+    done: usize,
+}
+
+impl<M: TrialFigure + Clone> Rounds<M> {
+    fn new(steps: usize, repeat: u32) -> Self {
+        Rounds {
+            trials: vec![Vec::new(); steps],
+            last: repeat,
+            repeat,
+            done: 0,
+        }
+    }
+
+    /// Step `i` ran in `round`.
+    fn add(&mut self, i: usize, round: u32, step: M) {
+        self.trials[i].push(Trial { round, step });
+    }
+
+    /// No round after `round` runs.
+    fn cut(&mut self, round: u32) {
+        self.last = self.last.min(round);
+    }
+
+    /// The steps, in report order, whose last round has run and that were
+    /// not handed out yet. Without `--repeat`, a step is its one run.
+    fn ready(&mut self) -> Vec<Repeated<M>> {
+        let mut out = Vec::new();
+        while let Some(t) = self.trials.get_mut(self.done) {
+            if t.last().map(|t| t.round) != Some(self.last) {
+                break;
+            }
+            let trials = std::mem::take(t);
+            out.push(match self.repeat {
+                1 => Repeated::once(trials.into_iter().next().expect("one trial").step),
+                _ => Repeated::of_trials(trials),
+            });
+            self.done += 1;
+        }
+        out
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn cpu(rate: f64) -> CpuTrial {
+        CpuTrial::plain(LoopStep {
+            jobs: 1,
+            loops_per_s_each: vec![rate],
+            loops_per_s_mean: rate,
+            elapsed_ns: 1,
+            samples: Samples::default(),
+            end: End::Complete,
+        })
+    }
+
+    #[test]
+    fn a_step_is_handed_out_when_its_last_round_has_run_in_report_order() {
+        let mut r = Rounds::new(3, 2);
+        // Round 1, in the order 2, 0, 1: nothing is done.
+        for i in [2, 0, 1] {
+            r.add(i, 1, cpu(i as f64));
+            assert!(r.ready().is_empty());
+        }
+        // Round 2, in the order 1, 0, 2: step 1 waits for step 0.
+        r.add(1, 2, cpu(10.0));
+        assert!(r.ready().is_empty());
+        r.add(0, 2, cpu(20.0));
+        let out: Vec<f64> = r.ready().iter().map(|s| s.loops_per_s_mean).collect();
+        assert_eq!(out, [0.0, 1.0], "the lower medians of steps 0 and 1");
+        r.add(2, 2, cpu(30.0));
+        let out = r.ready();
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].trials.len(), 2);
+        assert!(r.ready().is_empty(), "handed out once");
+    }
+
+    #[test]
+    fn a_cut_makes_its_round_the_last() {
+        let mut r = Rounds::new(2, 3);
+        r.add(1, 1, cpu(1.0));
+        r.add(0, 1, cpu(2.0));
+        r.add(0, 2, cpu(3.0));
+        r.cut(2);
+        assert_eq!(r.ready().len(), 1, "step 0 has run its last round");
+        r.add(1, 2, cpu(4.0));
+        let out = r.ready();
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].trials.len(), 2);
+        // Without --repeat: the one run, no trials.
+        let mut r = Rounds::new(1, 1);
+        r.add(0, 1, cpu(5.0));
+        let out = r.ready();
+        assert!(out[0].trials.is_empty() && out[0].median_trial.is_none());
+        // No run at all (the memory step failed in round 1): no step.
+        let mut r: Rounds<CpuTrial> = Rounds::new(1, 2);
+        r.cut(0);
+        assert!(r.ready().is_empty());
+    }
+
+    #[test]
+    fn rounds_are_shuffled_only_with_repeat() {
+        let cfg = crate::cli::parse(["quickbench", "--repeat", "4"]).unwrap();
+        let once = crate::cli::parse(["quickbench"]).unwrap();
+        let mut out = Vec::new();
+        let console = Console::new(crate::progress::Progress::disabled());
+        let measure = StandIn::default();
+        let mut run = Run::start(&cfg, &measure, &mut out, &console);
+        let orders: Vec<Vec<usize>> = (0..8).map(|_| run.round_order(6, false)).collect();
+        for o in &orders {
+            let mut sorted = o.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, (0..6).collect::<Vec<_>>(), "a permutation");
+        }
+        assert!(orders.iter().any(|o| *o != orders[0]), "{orders:?}");
+        assert_eq!(run.round_order(6, true), (0..6).collect::<Vec<_>>());
+        let mut out = Vec::new();
+        let mut run = Run::start(&once, &measure, &mut out, &console);
+        assert_eq!(run.round_order(6, false), (0..6).collect::<Vec<_>>());
+    }
 
     #[test]
     fn the_plan_reads_what_the_command_line_asked() {
@@ -834,6 +1147,8 @@ mod tests {
             "cpu,io",
             "--max-size",
             "512M",
+            "--repeat",
+            "3",
         ])
         .unwrap();
         assert_eq!(
@@ -846,6 +1161,7 @@ mod tests {
                 io_blocks: vec![BlockSize::K4, BlockSize::M1],
                 io_jobs: vec![1, 4, 16],
                 max_size_bytes: 512 << 20,
+                repeat: 3,
             }
         );
     }

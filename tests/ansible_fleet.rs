@@ -308,7 +308,7 @@ impl Fleet {
              \x20   quickbench_binary: {bin}\n\
              \x20   quickbench_delay: 0.2\n\
              \x20   quickbench_dir: {t}/bench\n\
-             \x20   quickbench_extra_args: --only cpu,memory\n\
+             \x20   quickbench_extra_args: --only cpu,memory --repeat 2\n\
              \x20   quickbench_remote_tmp: {t}/remote\n\
              \x20   quickbench_reports_dir: {t}/reports\n\
              \x20   quickbench_poll: 1\n",
@@ -540,8 +540,18 @@ fn the_playbook_benchmarks_three_hosts_over_ssh() {
         assert_eq!(doc["schema_version"], 1);
         assert_eq!(doc["hostname"], host_name(i).as_str());
         assert_eq!(doc["dry_run"], false);
+        // The extra arguments reach the run (and its plan's estimate,
+        // which sets the timeout): two trials of every step.
+        assert_eq!(doc["repeat"], 2, "report {i}");
+        for step in doc["cpu_loop"].as_array().unwrap() {
+            assert_eq!(step["trials"].as_array().unwrap().len(), 2, "report {i}");
+        }
         let text = fs::read_to_string(fleet.report(i, "txt")).unwrap();
         assert!(text.contains("[ Memory ]"), "text report {i}:\n{text}");
+        assert!(
+            text.contains(" \u{d7} 2 trials, "),
+            "text report {i}:\n{text}"
+        );
     }
     let names: Vec<_> = fs::read_dir(fleet.path("reports"))
         .unwrap()

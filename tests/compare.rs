@@ -805,3 +805,147 @@ fn reports_without_samples_keep_the_fixed_band_and_say_so() {
     );
     assert!(!text.contains("Run-to-run spread assumed"), "{text}");
 }
+
+/// A stand-in `-x` run of `host`: its text report and JSON document.
+fn stand_in_extended(dir: &Path, host: &str) -> (PathBuf, PathBuf) {
+    let root = dir.join(format!("root-x-{host}"));
+    common_reports::write_host(&root, host);
+    let txt = dir.join(format!("{host}-x.txt"));
+    let json = dir.join(format!("{host}-x.json"));
+    let out = quickbench()
+        .arg("--sysroot")
+        .arg(&root)
+        .args(["--fake-figures", "--dir", "/", "-x", "12", "--json"])
+        .arg("--text-out")
+        .arg(&txt)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    fs::write(&json, out.stdout).unwrap();
+    (txt, json)
+}
+
+#[test]
+fn extended_text_and_json_of_one_run_compare_equal_row_for_row() {
+    let d = tempfile::tempdir().unwrap();
+    let (txt, json) = stand_in_extended(d.path(), "vm");
+    let c = compare_json(&[&txt, &json]);
+    let rows = c["rows"].as_array().unwrap();
+    let extended: Vec<&Value> = rows
+        .iter()
+        .filter(|r| r["section"].as_str().unwrap().starts_with("Extended: "))
+        .collect();
+    // 4 DRAM figures and 5 percentiles of each of the 12 storage lines.
+    let figures = extended.iter().filter(|r| r["kind"] == "figure").count();
+    assert_eq!(figures, 4 + 5 * 12, "{extended:#?}");
+    for r in rows {
+        match r["kind"].as_str().unwrap() {
+            "figure" => {
+                assert_eq!(verdict(r, 1), "equal", "{r}");
+                // Extended figures are their printed values: exact.
+                let x = r["section"].as_str().unwrap().starts_with("Extended: ");
+                let ratio = r["ratios"][1].as_f64().unwrap();
+                assert!((ratio - 1.0).abs() < if x { 1e-12 } else { 1e-6 }, "{r}");
+            }
+            _ => assert_eq!(verdict(r, 1), "same", "{r}"),
+        }
+    }
+    assert!(c["missing"].as_array().unwrap().is_empty(), "{c:#}");
+}
+
+#[test]
+fn two_extended_reports_compare_their_dram_and_latency_percentiles() {
+    let d = tempfile::tempdir().unwrap();
+    let (a, _) = stand_in_extended(d.path(), "a");
+    let (b, _) = stand_in_extended(d.path(), "b");
+    // B: a faster single-thread copy and a slower 4k write p99.
+    let text = fs::read_to_string(&b).unwrap();
+    let faster = text.replace(
+        " 1 thread : copy   10.0 GB/s",
+        " 1 thread : copy   12.0 GB/s",
+    );
+    let slower = faster.replacen(
+        "4k Writes ( 1 thread[s]): p50     40.0  p90     40.0  p99     40.0",
+        "4k Writes ( 1 thread[s]): p50     40.0  p90     40.0  p99     50.0",
+        1,
+    );
+    assert_ne!(slower, faster, "the stand-in's 4k line changed: {text}");
+    assert_ne!(faster, text, "the stand-in's DRAM line changed: {text}");
+    fs::write(&b, slower).unwrap();
+    let out = compare_text(&[&a, &b], &[]);
+    let row = |label: &str| {
+        out.lines()
+            .find(|l| l.starts_with(label))
+            .unwrap_or_else(|| panic!("no row {label:?} in\n{out}"))
+            .to_string()
+    };
+    assert!(
+        out.contains("[ Extended: Memory (DRAM, STREAM-like) ]"),
+        "{out}"
+    );
+    assert!(out.contains("[ Extended: Storage ]"), "{out}");
+    assert!(
+        row("1 thread copy GB/s").ends_with("10.0       12.0  x1.20 better"),
+        "{out}"
+    );
+    assert!(row("1 thread triad GB/s").contains('≈'), "{out}");
+    assert!(row("all CPUs copy GB/s").contains('≈'), "{out}");
+    assert!(
+        row("4k Writes ( 1 thread[s]) p99 µs").ends_with("40.0       50.0  x1.25 worse"),
+        "{out}"
+    );
+    assert!(
+        row("1M Reads  (16 thread[s]) max µs").contains('≈'),
+        "{out}"
+    );
+    // A report without -x has none of these rows: they are missing there,
+    // and the standard rows still compare.
+    let (plain, _) = stand_in(d.path(), "c");
+    let c = compare_json(&[&plain, &a]);
+    let missing = c["missing"].as_array().unwrap();
+    assert!(
+        missing
+            .iter()
+            .all(|m| m.as_str().unwrap().contains("[ Extended: ")),
+        "{missing:?}"
+    );
+    assert!(!missing.is_empty());
+}
+
+#[test]
+fn the_trials_of_repeat_are_a_sides_trials() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path().join("root");
+    common_reports::write_host(&root, "vm");
+    let out = quickbench()
+        .arg("--sysroot")
+        .arg(&root)
+        .args([
+            "--fake-figures",
+            "--dir",
+            "/",
+            "--repeat",
+            "5",
+            "12",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let r = d.path().join("r.json");
+    fs::write(&r, out.stdout).unwrap();
+    let c = compare_json(&[&r, &r]);
+    let rows = figures(&c);
+    assert!(rows.len() > 30);
+    for row in rows {
+        let j = &row["judged"][1];
+        assert_eq!(
+            (j["n_a"].as_u64(), j["n_b"].as_u64()),
+            (Some(5), Some(5)),
+            "{row}"
+        );
+        assert_eq!(j["spread"]["kind"], "measured", "{row}");
+        let v = verdict(row, 1);
+        assert!(v == "equal" || v == "inconclusive", "{row}");
+    }
+}

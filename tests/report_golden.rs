@@ -166,3 +166,93 @@ fn dry_run_plan_on_a_fixture_is_byte_exact() {
     let got = run_masked(fx.tmp.path(), &["--dir", "/var/lib", "30"]);
     assert_eq!(got, golden("dry-run-lvm-luks-md.txt", &got));
 }
+
+/// `--repeat 3` with the stand-in: the standard layout, each step's line
+/// its median trial (the stand-in's third run of each step, 1 % above the
+/// first), the `Run` line saying the trials; and a JSON document holding
+/// the three trials of every step, in a fixed order, that renders to the
+/// same text.
+#[test]
+fn three_trials_of_the_whole_report_are_byte_exact() {
+    let fx = common_blockdev::Fx::new();
+    common_blockdev::lvm_luks_md(&fx);
+    x86_smt_host(fx.tmp.path());
+    let args = ["--fake-figures", "--dir", "/var/lib", "--repeat", "3", "12"];
+    let got = run_masked(fx.tmp.path(), &args);
+    assert_eq!(got, golden("whole-report-lvm-luks-md-repeat3.txt", &got));
+    // Line for line the layout of one trial: only the Run line and the
+    // figures differ.
+    let once = fs::read_to_string("tests/golden/whole-report-lvm-luks-md.txt")
+        .unwrap()
+        .replace("<version>", env!("CARGO_PKG_VERSION"));
+    assert_eq!(got.lines().count(), once.lines().count());
+    for (a, b) in got.lines().zip(once.lines()) {
+        if a != b {
+            let shape = |l: &str| l.replace(|c: char| c.is_ascii_digit(), "9");
+            assert!(
+                a.starts_with("Run ") || shape(a).len() == shape(b).len(),
+                "{a}\n{b}"
+            );
+        }
+    }
+
+    let json = |extra: &[&str]| -> serde_json::Value {
+        let out = Command::cargo_bin("quickbench")
+            .unwrap()
+            .arg("--sysroot")
+            .arg(fx.tmp.path())
+            .args(args)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let mut doc = json(&["--json"]);
+    let mut again = json(&["--json"]);
+    for d in [&mut doc, &mut again] {
+        d["timestamp_utc"] = serde_json::Value::Null;
+    }
+    assert_eq!(doc, again, "the stand-in's trials are not deterministic");
+    assert_eq!(doc["repeat"], 3);
+    assert_eq!(doc["trial_order"]["seed"], 0x5eed);
+    let cpu_rounds = doc["trial_order"]["cpu_loop"].as_array().unwrap();
+    assert_eq!(cpu_rounds.len(), 3);
+    let mut steps: Vec<(&serde_json::Value, &str)> = doc["cpu_loop"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s, "loops_per_s_mean"))
+        .collect();
+    steps.extend(
+        doc["storage_bandwidth"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| (l, "iops")),
+    );
+    steps.push((&doc["memory"]["dd_bandwidth"], "bytes"));
+    assert_eq!(steps.len(), 3 + 12 + 1);
+    for (step, figure) in steps {
+        let trials = step["trials"].as_array().unwrap();
+        let rounds: Vec<u64> = trials
+            .iter()
+            .map(|t| t["round"].as_u64().unwrap())
+            .collect();
+        assert_eq!(rounds, [1, 2, 3], "{step:#}");
+        // The stand-in's runs: 1, 1.02, 1.01 times the first; the median
+        // is the third.
+        assert_eq!(step["median_trial"], 2, "{step:#}");
+        let values: Vec<f64> = trials.iter().map(|t| t[figure].as_f64().unwrap()).collect();
+        assert!(values[0] < values[2] && values[2] < values[1], "{values:?}");
+        assert_eq!(step[figure], trials[2][figure]);
+    }
+    // The document reads back and renders the text of the run.
+    let read = quickbench::report::read::read_json("run.json", &doc.to_string()).unwrap();
+    let text = quickbench::report::text::render(&read);
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[2] = "Build     : <compiler>, <target>, <linkage>";
+    lines[4] = "Run       : loop delay 12 s × 3 trials, /var/lib (xfs on dm-1), date unknown";
+    let masked = got.replace(", <date>", ", date unknown");
+    assert_eq!(lines.join("\n") + "\n", masked);
+}

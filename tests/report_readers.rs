@@ -446,3 +446,232 @@ fn what_cannot_be_read_names_the_file_and_line() {
     let e = read_report("broken.json", "{\n\"schema_version\": 1,\n").unwrap_err();
     assert!(e.line >= 2, "{e}");
 }
+
+/// The stand-in's `-x` text reads into the figures the JSON holds, through
+/// the structured path (no section kept as lines), and renders back.
+#[test]
+fn an_extended_text_report_reads_into_its_figures() {
+    let (text, json) = fixture_run(&["-x"]);
+    assert!(text.contains("[ Extended: Storage ]"), "{text}");
+    let r = round_trip("x.txt", &text);
+    assert!(r.raw_sections.is_empty(), "{:?}", r.raw_sections);
+    let x = r.extended.as_ref().expect("extended sections read");
+    assert!(!x.kept_as_text);
+    let from_json = read_report("x.json", &json).unwrap();
+    let xj = from_json.extended.as_ref().unwrap();
+    // DRAM: what the lines print.
+    let (d, dj) = (x.dram.as_ref().unwrap(), xj.dram.as_ref().unwrap());
+    assert_eq!(d.plan.array_bytes, dj.plan.array_bytes);
+    assert_eq!(d.plan.llc_bytes, dj.plan.llc_bytes);
+    assert_eq!(d.single.passes, dj.single.passes);
+    assert_eq!(d.single.copy_gb_per_s, 10.0);
+    assert_eq!(d.single.triad_gb_per_s, 11.0);
+    let all = d.all.as_ref().unwrap();
+    assert_eq!(
+        (all.threads, all.copy_gb_per_s, all.triad_gb_per_s),
+        (2, 20.0, 22.0)
+    );
+    // The SMT probe's verdict.
+    assert_eq!(
+        x.smt_probe.as_ref().unwrap().verdict(),
+        xj.smt_probe.as_ref().unwrap().verdict()
+    );
+    assert_eq!(x.device_details, xj.device_details);
+    // Each storage line's percentiles and spread.
+    assert_eq!(r.storage_bandwidth.len(), 12);
+    for (l, lj) in r.storage_bandwidth.iter().zip(&from_json.storage_bandwidth) {
+        let round = |v: f64| (v * 10.0).round() / 10.0;
+        assert_eq!(l.lat_p50_us, round(lj.lat_p50_us));
+        assert_eq!(l.lat_p999_us, round(lj.lat_p999_us));
+        assert_eq!(l.lat_max_us, round(lj.lat_max_us));
+        assert_eq!(l.samples.count(), lj.samples.samples.len());
+        assert_eq!(l.samples.sample_interval_ns, lj.samples.sample_interval_ns);
+        assert!(l.device_stat_delta.is_none());
+    }
+    assert_eq!(r.storage_bandwidth[8].lat_p50_us, 4444.4);
+    // Each CPU step's spread; the stand-in reads no clock.
+    for (s, sj) in r.cpu_loop.iter().zip(&from_json.cpu_loop) {
+        assert_eq!(s.samples.count(), sj.samples.samples.len());
+        assert!(s.samples.count() > 0);
+        assert_eq!(s.conditions.clock, None);
+    }
+    let bw = r.memory.as_ref().unwrap().dd_bandwidth.as_ref().unwrap();
+    assert!(bw.samples.count() > 0);
+}
+
+/// A `-x` text with a clock, loads, marks, an SMT ratio, a capped DRAM
+/// plan and device counters: every line kind reads back structured.
+const EXTENDED_FULL: &str = "Quickbench: 0.1.0 (Rust port of Bearstech's Quickbench 1.0)
+Kernel    : Linux vm 6.18 #1 SMP x86_64 GNU/Linux
+Build     : rustc 1.95.0 (59807616e 2026-04-14), x86_64-unknown-linux-gnu, static
+CPU loop  : loop v1 (8 independent multiply-xorshift chains), not comparable with the bash original's figures
+
+[ CPU loop ]
+ 1 // jobs :  399999000 loop/job/s
+ 2 // jobs :  399998000 loop/job/s (steal 3 %)
+
+[ Memory ]
+Total    : 24105 MB
+Bandwidth: 30.9 GB/s
+
+[ Storage bandwidth - 4k blocks (vda) ]
+Writes ( 1 thread[s]):    102 MB/s   25000 IO/s      40 µs avg. lat.
+Reads  ( 1 thread[s]):    102 MB/s   25000 IO/s      40 µs avg. lat.
+
+[ Extended: CPU ]
+ 1 // jobs : steal   0.3 %   clock   2600 MHz (cpufreq)   rate ±  1.2 % (24 x 500 ms); others 5 % of a CPU
+ 2 // jobs : steal   3.0 %   clock   2594 MHz (cpuinfo, often the nominal clock)   rate ±    ? % (1 x 20 ms); others 0 % of a CPU, throttled 7 %
+SMT probe : 2 threads per core share execution units: siblings run at 0.58x
+            siblings  232000000 loop/job/s, separate cores  400000000 loop/job/s
+Load      : during the SMT probe; others 1 % of a CPU, steal 0.2 %
+
+[ Extended: Memory (DRAM, STREAM-like) ]
+Bandwidth : during the dd-like step, rate ±  0.6 % (24 x 500 ms); others 2 % of a CPU, steal 0.0 %
+Arrays    : 3 x 64 MiB (last-level cache 64 MiB), best of 3 passes
+Note      : arrays of 64 MiB instead of 256 MiB (4 x the 64 MiB last-level cache): 3 arrays are capped to half of what the cgroup memory limit still allows (limit minus usage)
+ 1 thread : copy   10.0 GB/s   triad   11.0 GB/s
+ 2 threads: copy   20.0 GB/s   triad   22.0 GB/s   (threads not pinned) (arrays did not verify: figure suspect)
+Load      : during the DRAM runs; others 0 % of a CPU, steal 0.0 %, throttled 9 % (throttled 9 %: cgroup CPU quota)
+
+[ Extended: Storage ]
+Device    : vda: non-rotational, scheduler mq-deadline, nr_requests 256, blocks 512/4096 B (logical/physical), write cache write back, 2 hw queue(s)
+4k Writes ( 1 thread[s]): p50     38.5  p90     41.0  p99     60.2  p99.9    120.0  max    4000.0 µs  | IO/s ±  0.6 % (24 x 500 ms)  | engine 300000 I/Os, device 300123; devices saw 101.2 % of our bytes; not ours on vda: 0.1 %; others 3 % of a CPU, steal 0.1 %
+4k Reads  ( 1 thread[s]): p50     39.5  p90     42.0  p99     61.2  p99.9    121.0  max    4001.0 µs  | no device counters
+";
+
+#[test]
+fn every_extended_line_kind_reads_back_structured() {
+    let r = round_trip("full.txt", EXTENDED_FULL);
+    assert!(r.raw_sections.is_empty(), "{:?}", r.raw_sections);
+    let x = r.extended.as_ref().unwrap();
+    assert!(!x.kept_as_text);
+    let c = r.cpu_loop[1].conditions.clock.unwrap();
+    assert_eq!((c.steal_percent, c.mean_mhz), (3.0, Some(2594.0)));
+    let load = r.cpu_loop[1].conditions.load.as_ref().unwrap();
+    assert_eq!(load.throttled_percent_of_needed, Some(7.0));
+    assert_eq!(r.cpu_loop[1].samples.count(), 1);
+    assert_eq!(r.cpu_loop[1].samples.half_width_percent(1.0), None);
+    let p = x.smt_probe.as_ref().unwrap();
+    assert_eq!(p.ratio, Some(0.58));
+    assert_eq!(p.siblings_loops_per_s_each, Some(232_000_000.0));
+    assert_eq!(p.separate_loops_per_s_each, Some(400_000_000.0));
+    assert_eq!(
+        x.smt_probe_load
+            .as_ref()
+            .unwrap()
+            .cpu
+            .as_ref()
+            .unwrap()
+            .steal_percent,
+        0.2
+    );
+    let d = x.dram.as_ref().unwrap();
+    assert!(d.plan.capped);
+    assert_eq!(d.plan.wanted_array_bytes, 256 << 20);
+    assert_eq!(d.plan.llc_bytes, Some(64 << 20));
+    let all = d.all.as_ref().unwrap();
+    assert!(!all.pinned && !all.verified && !all.cut_short);
+    assert_eq!(
+        x.dram_load.as_ref().unwrap().throttled_percent_of_needed,
+        Some(9.0)
+    );
+    assert_eq!(x.device_details[0].nr_requests, Some(256));
+    assert_eq!(
+        x.device_details[0].write_cache.as_deref(),
+        Some("write back")
+    );
+    let w = &r.storage_bandwidth[0];
+    assert_eq!(
+        [
+            w.lat_p50_us,
+            w.lat_p90_us,
+            w.lat_p99_us,
+            w.lat_p999_us,
+            w.lat_max_us
+        ],
+        [38.5, 41.0, 60.2, 120.0, 4000.0]
+    );
+    assert_eq!(w.ios, 300_000);
+    assert_eq!(w.device_stat_delta.unwrap().write_ios, 300_123);
+    assert_eq!(
+        w.conditions.reach.as_ref().unwrap().device_share_percent,
+        Some(101.2)
+    );
+    assert_eq!(
+        w.conditions.load.as_ref().unwrap().io[0].foreign_percent,
+        0.1
+    );
+    assert!(r.storage_bandwidth[1].device_stat_delta.is_none());
+}
+
+/// Older `-x` layouts (from the history of `src/report/extended.rs`): the
+/// first one printed no load words and marked foreign I/O as `(+N not
+/// ours)`; a later one printed the steal twice; none had the `±` spread.
+/// They read, their extended lines kept as printed, and what did read
+/// (the DRAM figures) is there for compare; a known line that is
+/// malformed is kept the same way.
+#[test]
+fn older_extended_layouts_still_read_their_lines_kept() {
+    let head = EXTENDED_FULL.split("[ Extended: CPU ]").next().unwrap();
+    let older = [
+        // Steal printed twice, no spread.
+        "[ Extended: CPU ]
+ 1 // jobs : steal   0.3 %   clock   2600 MHz (cpufreq); others 5 % of a CPU, steal 0.3 %
+ 2 // jobs : steal   3.0 %   clock   2594 MHz (cpufreq); others 0 % of a CPU, steal 3.0 %
+SMT probe : siblings do not slow each other (0.97x)
+",
+        // The first layout: conditions only, other I/O in parentheses.
+        "[ Extended: CPU ]
+ 1 // jobs : steal   0.3 %   clock   2600 MHz (cpufreq)
+ 2 // jobs : steal   3.0 %   clock   2594 MHz (cpufreq)
+SMT probe : siblings do not slow each other (0.97x)
+
+[ Extended: Storage ]
+Device    : vda: non-rotational, scheduler none, nr_requests 256, blocks 512/512 B (logical/physical), write cache write back, 2 hw queue(s)
+4k Writes ( 1 thread[s]): p50     38.5  p90     41.0  p99     60.2  p99.9    120.0  max    4000.0 µs  | engine 300000 I/Os, device 300123 (+123 not ours: other I/O during the line)
+4k Reads  ( 1 thread[s]): p50     39.5  p90     42.0  p99     61.2  p99.9    121.0  max    4001.0 µs  | no device counters
+",
+        // A known line, malformed (a NaN figure), and an unknown one.
+        "[ Extended: Memory (DRAM, STREAM-like) ]
+Arrays    : 3 x 256 MiB (last-level cache 32 MiB), best of 3 passes
+ 1 thread : copy    NaN GB/s   triad   11.0 GB/s
+ 2 threads: copy   20.0 GB/s   triad   22.0 GB/s
+Prefetch  : on
+",
+    ];
+    for (i, tail) in older.iter().enumerate() {
+        let text = format!("{head}{tail}");
+        let r = round_trip(&format!("older-{i}.txt"), &text);
+        let x = r.extended.as_ref().unwrap();
+        assert!(x.kept_as_text, "case {i}");
+        assert!(!r.raw_sections.is_empty(), "case {i}");
+        match i {
+            0 | 1 => {
+                assert_eq!(r.cpu_loop[0].conditions.clock.unwrap().steal_percent, 0.3);
+                assert_eq!(x.smt_probe.as_ref().unwrap().ratio, Some(0.97));
+            }
+            _ => {
+                // The malformed run line is not read; the other one is.
+                let d = x.dram.as_ref().unwrap();
+                assert_eq!(d.single.copy_gb_per_s, 20.0);
+                assert!(d.all.is_none());
+            }
+        }
+        if i == 1 {
+            // The line with `(+N not ours)` is not read; the other one is.
+            assert_eq!(r.storage_bandwidth[0].lat_p50_us, 0.0);
+            assert_eq!(r.storage_bandwidth[1].lat_p50_us, 39.5);
+        }
+    }
+}
+
+/// With `--repeat`, the extended lines are the median trial's: they read
+/// back structured too.
+#[test]
+fn a_repeated_extended_text_report_reads_structured() {
+    let (text, _) = fixture_run(&["-x", "--repeat", "3"]);
+    let r = round_trip("x3.txt", &text);
+    assert!(r.raw_sections.is_empty(), "{:?}", r.raw_sections);
+    assert!(!r.extended.as_ref().unwrap().kept_as_text);
+    assert!(r.cpu_loop.iter().all(|s| s.samples.count() > 0));
+}

@@ -2,17 +2,30 @@
 //! same text (`render(read(render(m))) == render(m)`), over many randomly
 //! generated models (a fixed-seed generator, so a failure repeats).
 
+use quickbench::blockdev::details::DeviceDetails;
+use quickbench::blockdev::BlockStat;
 use quickbench::blockdev::DiskRow;
+use quickbench::conditions::io::DeviceIoShare;
+use quickbench::conditions::load::CpuLoad;
+use quickbench::conditions::reach::{Reach, Verdict as ReachVerdict};
+use quickbench::conditions::{Clock, StepLoad};
 use quickbench::conditions::{Mark, MarkKind, Measured};
+use quickbench::cpu_loop::smt::{SmtPlan, SmtProbe};
 use quickbench::cpu_loop::LoopStep;
 use quickbench::dd_io::{Direction, LineResult};
 use quickbench::end::End;
+use quickbench::membw::dram::{ArrayBound, ArrayPlan, DramBandwidth, DramRun, Stores};
 use quickbench::membw::DdBandwidth;
+use quickbench::model::trials::TrialFigure;
+use quickbench::model::Extended;
 use quickbench::model::{
-    BlockSize, CpuInfo, CpuInfoLine, IoSetup, Memory, RawSection, Report, Section, Stack, StackNode,
+    BlockSize, CpuInfo, CpuInfoLine, IoSetup, Memory, RawSection, Repeated, Report, Section, Stack,
+    StackNode, Trial,
 };
 use quickbench::report::read::read_text;
 use quickbench::report::text::render;
+use quickbench::samples::{Samples, Summary};
+use quickbench::sysinfo::procstat::MhzSource;
 
 /// xorshift64*: small, deterministic.
 struct Rng(u64);
@@ -73,6 +86,12 @@ fn model(rng: &mut Rng) -> Report {
     );
     r.quickbench.static_build = rng.coin();
     r.quickbench.rustc = format!("rustc 1.{}.0 ({} 2026-01-01)", rng.below(99), rng.word());
+    // `--repeat`: one trial, or 2 to 20.
+    r.repeat = if rng.coin() {
+        1
+    } else {
+        2 + rng.below(19) as u32
+    };
     if rng.coin() {
         r.loop_delay_s = Some([0.1, 2.0, 30.0, 12.5][rng.below(4) as usize]);
         r.dir = Some(format!("/{}/{}", rng.word(), rng.phrase()));
@@ -145,10 +164,14 @@ fn model(rng: &mut Rng) -> Report {
                 samples: Default::default(),
                 end: End::cut_if(rng.below(5) == 0),
             };
-            r.cpu_loop.push(Measured {
+            let step = Measured {
                 marks: marks(rng),
                 ..Measured::plain(figure)
+            };
+            let step = repeated(rng, r.repeat, step, |s, f| {
+                s.figure.loops_per_s_mean = (s.loops_per_s_mean * f).floor()
             });
+            r.cpu_loop.push(step);
         }
     }
     if rng.coin() {
@@ -161,10 +184,13 @@ fn model(rng: &mut Rng) -> Report {
                 samples: Default::default(),
                 end: End::cut_if(rng.coin()),
             };
-            Measured {
+            let step = Measured {
                 marks: marks(rng),
                 ..Measured::plain(figure)
-            }
+            };
+            repeated(rng, r.repeat, step, |s, f| {
+                s.figure.bytes = (s.bytes as f64 * f) as u64
+            })
         });
         if total.is_none() || (bw.is_none() && rng.coin()) {
             r.failed_sections.add(Section::Memory, "x");
@@ -237,14 +263,22 @@ fn model(rng: &mut Rng) -> Report {
                             }
                             _ => {}
                         }
-                        r.storage_bandwidth.push(Measured {
+                        let step = Measured {
                             marks: marks(rng),
                             ..Measured::plain(l)
+                        };
+                        let step = repeated(rng, r.repeat, step, |s, f| {
+                            s.figure.iops = (s.iops * f).floor();
+                            s.figure.mb_per_s = (s.mb_per_s * f).floor();
                         });
+                        r.storage_bandwidth.push(step);
                     }
                 }
             }
         }
+    }
+    if rng.below(3) != 0 {
+        extended(rng, &mut r);
     }
     for _ in 0..rng.below(3) {
         r.raw_sections.push(RawSection {
@@ -253,6 +287,267 @@ fn model(rng: &mut Rng) -> Report {
         });
     }
     r
+}
+
+/// A figure at one printed decimal.
+fn tenths(rng: &mut Rng, below: u64) -> f64 {
+    rng.below(below * 10) as f64 / 10.0
+}
+
+/// Samples of `figure` (sub-intervals or passes), or none: whole numbers
+/// and a summary of whole numbers, which JSON carries exactly; the text
+/// prints their count, interval and spread.
+fn samples(rng: &mut Rng, figure: f64) -> Samples {
+    let n = rng.below(30) as usize;
+    if n == 0 {
+        return Samples::default();
+    }
+    let f = figure.max(0.0).round();
+    let half = rng.below(1 + f as u64 / 5) as f64;
+    let interval = (n >= 4).then_some(());
+    Samples {
+        samples: vec![f; n],
+        sample_interval_ns: rng.coin().then(|| (20 + rng.below(481)) * 1_000_000),
+        sample_summary: Some(Summary {
+            n,
+            mean: f,
+            median: f,
+            min: f - half,
+            max: f + half,
+            cv: None,
+            batches: interval.map(|_| n / 4),
+            ci95_lo: interval.map(|_| f - half),
+            ci95_hi: interval.map(|_| f + half),
+        }),
+        printed: None,
+    }
+}
+
+/// Others' CPU and steal at their printed precision; what `-x` does not
+/// print is 0 (marks follow from the load: none from these).
+fn cpu_load(rng: &mut Rng) -> CpuLoad {
+    CpuLoad {
+        cpus_counted: Vec::new(),
+        cpus_missing: Vec::new(),
+        needed_cpus: 0.0,
+        elapsed_ns: 0,
+        processes_ns: 0,
+        interrupts_ns: 0,
+        steal_ns: 0,
+        own_ns: 0,
+        others_ns: 0,
+        others_cpu_percent: rng.below(400) as f64,
+        others_percent_of_needed: 0.0,
+        own_percent_of_needed: 0.0,
+        steal_percent: tenths(rng, 100),
+        resolution_ns: 0,
+    }
+}
+
+fn step_load(rng: &mut Rng) -> Option<StepLoad> {
+    rng.coin().then(|| StepLoad {
+        cpu: rng.coin().then(|| cpu_load(rng)),
+        throttled_percent_of_needed: rng.coin().then(|| rng.below(100) as f64),
+        ..StepLoad::default()
+    })
+}
+
+fn dram_run(rng: &mut Rng, threads: u32) -> DramRun {
+    DramRun {
+        threads,
+        cpus: Vec::new(),
+        pinned: rng.below(4) != 0,
+        array_bytes: 0,
+        stores: Stores::best(),
+        copy_gb_per_s: tenths(rng, 1000),
+        triad_gb_per_s: tenths(rng, 1000),
+        passes: 0,
+        copy_samples: Samples::default(),
+        triad_samples: Samples::default(),
+        elapsed_ns: 0,
+        cut_short: rng.below(5) == 0,
+        verified: rng.below(5) != 0,
+    }
+}
+
+/// Every line kind of the `-x` sections, at the precision it prints:
+/// steal, clock, spread and load per CPU loop step, the SMT probe (each
+/// verdict, its rates, its load), the memory step's spread and load, the
+/// DRAM arrays (capped or not), runs and load, device details, and per
+/// storage line the percentiles, spread, counters, reach and load.
+fn extended(rng: &mut Rng, r: &mut Report) {
+    for s in &mut r.cpu_loop {
+        s.conditions.clock = rng.coin().then(|| Clock {
+            steal_percent: tenths(rng, 100),
+            mean_mhz: rng.coin().then(|| rng.below(6000) as f64),
+            mhz_source: [MhzSource::Cpufreq, MhzSource::Cpuinfo, MhzSource::None]
+                [rng.below(3) as usize],
+            mhz_samples: 0,
+        });
+        s.conditions.load = step_load(rng);
+        s.figure.samples = samples(rng, s.loops_per_s_mean);
+    }
+    if let Some(bw) = r.memory.as_mut().and_then(|m| m.dd_bandwidth.as_mut()) {
+        bw.conditions.load = step_load(rng);
+        let figure = bw.bytes_per_s();
+        bw.figure.samples = samples(rng, figure);
+    }
+    for l in &mut r.storage_bandwidth {
+        let f = &mut l.figure;
+        for v in [
+            &mut f.lat_p50_us,
+            &mut f.lat_p90_us,
+            &mut f.lat_p99_us,
+            &mut f.lat_p999_us,
+            &mut f.lat_max_us,
+        ] {
+            *v = tenths(rng, 100_000);
+        }
+        f.samples = samples(rng, f.iops);
+        f.ios = rng.below(1 << 40);
+        f.device_stat_delta = rng.coin().then(|| BlockStat {
+            read_ios: rng.below(1 << 40),
+            write_ios: rng.below(1 << 40),
+            ..BlockStat::default()
+        });
+        l.conditions.reach = rng.coin().then(|| {
+            let share = tenths(rng, 300);
+            Reach {
+                direction: f.direction,
+                engine_bytes: 0,
+                devices: Vec::new(),
+                device_bytes: None,
+                device_equivalent_bytes: None,
+                device_share_percent: Some(share),
+                verdict: ReachVerdict::Reached,
+            }
+        });
+        l.conditions.load = step_load(rng).map(|mut load| {
+            load.io = (0..rng.below(3))
+                .map(|_| DeviceIoShare {
+                    device: rng.name(),
+                    device_requests: 0,
+                    foreign_requests: 0,
+                    device_bytes: 0,
+                    foreign_bytes: 0,
+                    foreign_requests_percent: 0.0,
+                    foreign_bytes_percent: 0.0,
+                    foreign_percent: tenths(rng, 100),
+                })
+                .collect();
+            load
+        });
+    }
+    let smt = match rng.below(6) {
+        0 => None,
+        1 => Some(SmtPlan::NoSiblings),
+        2 => Some(SmtPlan::OneCore),
+        3 => Some(SmtPlan::SiblingsNotUsable {
+            threads_per_core: 2 + rng.below(7) as u32,
+        }),
+        _ => Some(SmtPlan::Probe {
+            threads_per_core: 2 + rng.below(7) as u32,
+            siblings: [0, 0],
+            separate: [0, 0],
+        }),
+    };
+    let smt_probe = smt.map(|plan| {
+        let probe = matches!(plan, SmtPlan::Probe { .. });
+        let cut_short = probe && rng.below(5) == 0;
+        let ratio = (probe && !cut_short).then(|| rng.below(120) as f64 / 100.0);
+        let rates = ratio.is_some() && rng.coin();
+        SmtProbe {
+            plan,
+            siblings_loops_per_s_each: rates.then(|| rng.below(1 << 33) as f64),
+            separate_loops_per_s_each: rates.then(|| rng.below(1 << 33) as f64),
+            ratio,
+            cut_short,
+            samples: Default::default(),
+        }
+    });
+    let dram = rng.coin().then(|| {
+        let llc = rng.coin().then(|| rng.below(200) << 20);
+        let wanted = llc.map_or(0, |l| 4 * l).max(256 << 20);
+        let capped = rng.coin();
+        let array = if capped {
+            (1 + rng.below(wanted >> 20)) << 20
+        } else {
+            wanted
+        };
+        let mut single = dram_run(rng, 1);
+        single.passes = 1 + rng.below(20) as u32;
+        DramBandwidth {
+            plan: ArrayPlan {
+                array_bytes: array,
+                llc_bytes: llc,
+                wanted_array_bytes: wanted,
+                mem_available_kib: None,
+                capped,
+                cgroup_headroom_bytes: None,
+                bound: match (capped, rng.coin()) {
+                    (false, _) => ArrayBound::Wanted,
+                    (true, true) => ArrayBound::MemAvailable,
+                    (true, false) => ArrayBound::CgroupMemory,
+                },
+                enough_memory: true,
+            },
+            single,
+            all: rng.coin().then(|| {
+                let threads = 2 + rng.below(255) as u32;
+                dram_run(rng, threads)
+            }),
+        }
+    });
+    r.extended = Some(Extended {
+        smt_probe_load: smt_probe.as_ref().and_then(|_| step_load(rng)),
+        smt_probe,
+        dram_load: dram.as_ref().and_then(|_| step_load(rng)),
+        dram,
+        device_details: (0..rng.below(3))
+            .map(|_| DeviceDetails {
+                name: rng.name(),
+                rotational: [Some(true), Some(false), None][rng.below(3) as usize],
+                scheduler: rng
+                    .coin()
+                    .then(|| rng.pick(&["none", "mq-deadline", "bfq"]).into()),
+                nr_requests: rng.coin().then(|| rng.below(4096)),
+                logical_block_size_bytes: rng.coin().then_some(512),
+                physical_block_size_bytes: rng.coin().then_some(4096),
+                write_cache: rng
+                    .coin()
+                    .then(|| rng.pick(&["write back", "write through"]).into()),
+                hw_queues: rng.coin().then(|| rng.below(64)),
+            })
+            .collect(),
+        kept_as_text: false,
+    });
+}
+
+/// A step of a report of `repeat` trials: `step` alone, or with trials
+/// (some perhaps cut, fewer than `repeat` when a Ctrl-C skipped rounds)
+/// whose main figures `scale` spreads around its own, the step then being
+/// their median.
+fn repeated<M: TrialFigure + Clone>(
+    rng: &mut Rng,
+    repeat: u32,
+    step: M,
+    scale: impl Fn(&mut M, f64),
+) -> Repeated<M> {
+    if repeat == 1 || rng.below(4) == 0 {
+        return step.into();
+    }
+    let n = 1 + rng.below(u64::from(repeat)) as u32;
+    let trials = (1..=n)
+        .map(|round| {
+            let mut t = step.clone();
+            scale(&mut t, 0.9 + rng.below(21) as f64 / 100.0);
+            if rng.below(6) == 0 {
+                t.end_mut().interrupt();
+            }
+            Trial { round, step: t }
+        })
+        .collect();
+    Repeated::of_trials(trials)
 }
 
 /// Marks of every kind (the match is exhaustive: a new kind does not
@@ -309,12 +604,49 @@ fn tree(rng: &mut Rng, depth: u32) -> StackNode {
 #[test]
 fn random_reports_read_back_from_their_text() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut extended_cases = 0;
     for case in 0..2000 {
         let m = model(&mut rng);
         let text = render(&m);
         let read = read_text("generated.txt", &text)
             .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
         assert_eq!(render(&read), text, "case {case}");
+        // The extended sections go through the structured path.
+        let known = [
+            "[ Extended: CPU ]",
+            "[ Extended: Memory (DRAM, STREAM-like) ]",
+            "[ Extended: Storage ]",
+        ];
+        if known.iter().any(|t| text.contains(t)) {
+            let x = read.extended.as_ref().expect("extended sections read");
+            assert!(!x.kept_as_text, "case {case}: kept as text\n{text}");
+        }
+        if m.extended.is_some() {
+            extended_cases += 1;
+        }
+    }
+    assert!(extended_cases > 1000, "{extended_cases}");
+}
+
+#[test]
+fn random_reports_read_back_from_their_json() {
+    use quickbench::report::read::read_json;
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    for case in 0..500 {
+        let m = model(&mut rng);
+        let json = serde_json::to_string(&m).unwrap();
+        let read = read_json("generated.json", &json)
+            .unwrap_or_else(|e| panic!("case {case}: {e}\n{json}"));
+        assert_eq!(serde_json::to_string(&read).unwrap(), json, "case {case}");
+        assert_eq!(read.repeat, m.repeat, "case {case}");
+        let trials = |r: &Report| -> Vec<usize> {
+            r.cpu_loop
+                .iter()
+                .map(|s| s.trials.len())
+                .chain(r.storage_bandwidth.iter().map(|l| l.trials.len()))
+                .collect()
+        };
+        assert_eq!(trials(&read), trials(&m), "case {case}");
     }
 }
 

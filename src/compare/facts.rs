@@ -7,7 +7,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::end::End;
-use crate::model::{BlockSize, Report};
+use crate::model::{BlockSize, Repeated, Report};
 pub use crate::stats::Better;
 use crate::stats::{Summary, Trial};
 // The report's own wording of a mark and of the CPU quota: a comparison
@@ -337,14 +337,19 @@ pub fn facts(r: &Report) -> Vec<Fact> {
             v.push(f);
         }
     }
+    v.extend(super::facts_extended::facts_extended(r));
     v
 }
 
 /// Every run of one timed step: the step itself, or with `--repeat` each
 /// of its trials. The one place that reads a step's trials: each becomes
 /// one trial of the figure, for the side its report belongs to.
-fn runs_of<S>(step: &S) -> Vec<&S> {
-    vec![step]
+fn runs_of<M>(step: &Repeated<M>) -> Vec<&M> {
+    if step.trials.is_empty() {
+        vec![&step.step]
+    } else {
+        step.trials.iter().map(|t| &t.step).collect()
+    }
 }
 
 /// The summary of a step's sub-interval samples, when it has any.

@@ -22,6 +22,7 @@
 
 pub mod comparison;
 pub mod facts;
+pub mod facts_extended;
 pub mod fleet;
 pub mod load;
 pub mod render;

@@ -14,6 +14,7 @@
 //! kept beside it, never in the JSON.
 
 pub mod forms;
+pub mod trials;
 
 use serde::{Deserialize, Serialize};
 
@@ -36,15 +37,27 @@ pub const SCHEMA_VERSION: u32 = 1;
 /// The version of the bash original whose report this port reproduces.
 pub const ORIGINAL_VERSION: &str = "1.0";
 
-/// A `[ CPU loop ]` step with its conditions (load, clock) and marks.
-pub type CpuStep = Measured<LoopStep, CpuConditions>;
+pub use trials::{Repeated, Trial, TrialOrder};
 
-/// The memory `Bandwidth` step with its conditions and marks.
-pub type MemoryStep = Measured<DdBandwidth, Conditions>;
-
-/// A `[ Storage bandwidth ]` line with its conditions (load, reach) and
+/// One run of a `[ CPU loop ]` step with its conditions (load, clock) and
 /// marks.
-pub type IoLine = Measured<LineResult, LineConditions>;
+pub type CpuTrial = Measured<LoopStep, CpuConditions>;
+
+/// A `[ CPU loop ]` step: its median run, and its trials with `--repeat`.
+pub type CpuStep = Repeated<CpuTrial>;
+
+/// One run of the memory `Bandwidth` step with its conditions and marks.
+pub type MemoryTrial = Measured<DdBandwidth, Conditions>;
+
+/// The memory `Bandwidth` step: its median run, and its trials.
+pub type MemoryStep = Repeated<MemoryTrial>;
+
+/// One run of a `[ Storage bandwidth ]` line with its conditions (load,
+/// reach) and marks.
+pub type IoTrial = Measured<LineResult, LineConditions>;
+
+/// A `[ Storage bandwidth ]` line: its median run, and its trials.
+pub type IoLine = Repeated<IoTrial>;
 
 /// A section of the report that `--only` / `--skip` can name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -332,6 +345,12 @@ pub struct Extended {
     /// What else the host did during the DRAM runs.
     #[serde(default)]
     pub dram_load: Option<StepLoad>,
+    /// Read from a text report whose extended sections do not render back
+    /// the same from what was read of them (an older layout, a line the
+    /// reader does not know): their lines are kept in
+    /// [`Report::raw_sections`] and printed from there.
+    #[serde(skip)]
+    pub kept_as_text: bool,
 }
 
 /// `[ Plan ]` of `--dry-run`: what a full run would do (computed by
@@ -357,9 +376,11 @@ pub struct Plan {
     pub skip_reason: Option<String>,
     /// Whether O_DIRECT is expected to work, in words.
     pub direct_io: String,
-    /// Estimated wall time of the full report for this loop delay.
+    /// Estimated wall time of the full report for this loop delay (and
+    /// `--repeat`: every trial counted).
     pub estimated_run_s: f64,
-    /// Number of timed steps that make up the estimate.
+    /// Number of timed steps that make up the estimate (each once, however
+    /// many trials `--repeat` asks).
     pub timed_steps: u32,
     /// Memory the `-x` DRAM test would use (three arrays), bytes.
     pub dram_bytes: Option<u64>,
@@ -383,6 +404,13 @@ pub struct Plan {
     /// The rest before each storage line, seconds.
     #[serde(default)]
     pub io_rest_s: f64,
+    /// Trials of each timed step (`--repeat`), when more than one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repeat: Option<u32>,
+    /// With `--repeat`: how many of `timed_steps` run once all the same
+    /// (those of `-x`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steps_once: Option<u32>,
 }
 
 /// A section that could not run, and why (the exit status is 1 when there
@@ -455,6 +483,14 @@ pub struct RawSection {
     pub lines: Vec<String>,
 }
 
+fn one() -> u32 {
+    1
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
+}
+
 /// A whole report.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Report {
@@ -469,6 +505,13 @@ pub struct Report {
     pub timestamp_utc: Option<String>,
     /// The loop delay, seconds, when known.
     pub loop_delay_s: Option<f64>,
+    /// Trials of each timed step of the standard report (`--repeat`); 1,
+    /// and no key in the JSON, without it.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub repeat: u32,
+    /// How the trials of `--repeat` were ordered (the seed, each round).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trial_order: Option<TrialOrder>,
     /// The benchmark directory, as given (`--dir`, default `.`).
     #[serde(default)]
     pub dir: Option<String>,
@@ -532,6 +575,8 @@ impl Report {
             hostname,
             timestamp_utc: None,
             loop_delay_s: None,
+            repeat: 1,
+            trial_order: None,
             dir: None,
             sections: Vec::new(),
             dry_run: false,

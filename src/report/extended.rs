@@ -151,20 +151,10 @@ pub fn io_latency_line(l: &IoLine) -> String {
 /// `±  1.2 % (60 x 500 ms)`: the half-width of the 95 % interval of a
 /// step's mean rate relative to its `figure`, and the samples behind it
 /// (`± ? %` with a single sample); `None` without samples. The caller
-/// says whose rate (`rate`, `IO/s`).
+/// says whose rate (`rate`, `IO/s`). One definition with its reader:
+/// [`crate::model::forms::spread`].
 pub fn spread_words(s: &Samples, figure: f64) -> Option<String> {
-    let n = s.samples.len();
-    if n == 0 {
-        return None;
-    }
-    let pct = s
-        .half_width_percent(figure)
-        .map_or_else(|| "   ?".to_string(), |p| format!("{p:4.1}"));
-    let basis = match s.sample_interval_ns {
-        Some(ns) => format!("{n} x {:.0} ms", ns as f64 / 1e6),
-        None => format!("{n} passes"),
-    };
-    Some(format!("± {pct} % ({basis})"))
+    crate::model::forms::spread::render(s, figure)
 }
 
 /// `Bandwidth : during the dd-like step, rate ±  1.2 % (60 x 500 ms);
@@ -237,7 +227,7 @@ mod tests {
         l.ios = ios;
         l.lat_p50_us = 12.0;
         l.device_stat_delta = dev;
-        Measured::plain(l)
+        Measured::plain(l).into()
     }
 
     fn delta(read_ios: u64, write_ios: u64) -> BlockStat {
@@ -300,7 +290,7 @@ mod tests {
             marks: Vec::new(),
         };
         assert_eq!(
-            cpu_lines(std::slice::from_ref(&step), None),
+            cpu_lines(&[step.clone().into()], None),
             vec![" 1 // jobs : steal   3.0 %   clock   2600 MHz (cpufreq); others 5 % of a CPU, throttled 7 %"]
         );
         // Other steps print the steal in their load words.
@@ -310,7 +300,7 @@ mod tests {
         );
         step.conditions = CpuConditions::default();
         assert_eq!(
-            cpu_lines(&[step], None),
+            cpu_lines(&[step.into()], None),
             vec![" 1 // jobs : steal     ? %   clock      ? MHz"]
         );
     }
@@ -376,11 +366,11 @@ mod tests {
             })
         };
         assert_eq!(
-            cpu_lines(&[step(ten())], None),
+            cpu_lines(&[step(ten()).into()], None),
             vec![" 2 // jobs : steal     ? %   clock      ? MHz   rate ± 10.0 % (10 x 500 ms)"]
         );
         assert_eq!(
-            cpu_lines(&[step(Samples::default())], None),
+            cpu_lines(&[step(Samples::default()).into()], None),
             vec![" 2 // jobs : steal     ? %   clock      ? MHz"]
         );
         let bw = |samples| {
@@ -392,9 +382,9 @@ mod tests {
             })
         };
         assert_eq!(
-            dd_bandwidth_line(&bw(ten())).unwrap(),
+            dd_bandwidth_line(&bw(ten()).into()).unwrap(),
             "Bandwidth : during the dd-like step, rate ± 10.0 % (10 x 500 ms)"
         );
-        assert_eq!(dd_bandwidth_line(&bw(Samples::default())), None);
+        assert_eq!(dd_bandwidth_line(&bw(Samples::default()).into()), None);
     }
 }

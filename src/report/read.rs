@@ -14,6 +14,8 @@
 
 use std::fmt;
 
+mod extended;
+
 use crate::blockdev::DiskRow;
 use crate::conditions::{Mark, Measured};
 use crate::cpu_loop::LoopStep;
@@ -24,7 +26,7 @@ use crate::model::forms;
 use crate::model::{
     BlockSize, CpuInfo, IoSetup, Memory, Original, RawSection, Report, Section, SCHEMA_VERSION,
 };
-use crate::report::text::{BUFFERED_NOTE, MEMORY_NOTE, REMOTE_NOTE};
+use crate::report::text::{BUFFERED_NOTE, MEMORY_NOTE, REMOTE_NOTE, TRIALS_SIGN};
 use crate::sysinfo::cgroup::{CpuQuota, Hierarchy};
 
 /// Why a report could not be read: the file, the line (1-based; 0 when the
@@ -171,6 +173,7 @@ pub fn read_text(file: &str, text: &str) -> Result<Report, ReadError> {
         r.section(rest[i], title, &body, last_section)?;
         i = end;
     }
+    extended::structure(&mut r.report);
     Ok(r.report)
 }
 
@@ -235,7 +238,7 @@ impl TextReader<'_> {
                         self.err(
                             l.no,
                             format!(
-                                "expected `Run       : loop delay <N> s, <dir> (<fs> on <device>), <YYYY-MM-DD HH:MM> UTC`, found {:?}",
+                                "expected `Run       : loop delay <N> s[ {TRIALS_SIGN} <trials> trials], <dir> (<fs> on <device>), <YYYY-MM-DD HH:MM> UTC`, found {:?}",
                                 l.text
                             ),
                         )
@@ -244,6 +247,7 @@ impl TextReader<'_> {
                     self.report.dir = Some(run.1);
                     self.report.run_fs_device = run.2;
                     self.report.timestamp_utc = run.3;
+                    self.report.repeat = run.4;
                 }
                 ("Bash", Some(o)) => o.bash = Some(value.to_string()),
                 ("dd", Some(o)) => o.dd = Some(value.to_string()),
@@ -435,10 +439,13 @@ impl TextReader<'_> {
             samples: Default::default(),
             end,
         };
-        self.report.cpu_loop.push(Measured {
-            marks,
-            ..Measured::plain(step)
-        });
+        self.report.cpu_loop.push(
+            Measured {
+                marks,
+                ..Measured::plain(step)
+            }
+            .into(),
+        );
         Ok(())
     }
 
@@ -515,10 +522,13 @@ impl TextReader<'_> {
                         end,
                     },
                 };
-                memory.dd_bandwidth = Some(Measured {
-                    marks,
-                    ..Measured::plain(bw)
-                });
+                memory.dd_bandwidth = Some(
+                    Measured {
+                        marks,
+                        ..Measured::plain(bw)
+                    }
+                    .into(),
+                );
             }
             _ => return Err(expected()),
         }
@@ -620,10 +630,13 @@ impl TextReader<'_> {
                 .failed_sections
                 .add(Section::Io, "line(s) stopped early");
         }
-        self.report.storage_bandwidth.push(Measured {
-            marks,
-            ..Measured::plain(line)
-        });
+        self.report.storage_bandwidth.push(
+            Measured {
+                marks,
+                ..Measured::plain(line)
+            }
+            .into(),
+        );
         Ok(())
     }
 }
@@ -677,14 +690,24 @@ fn rest_after_tokens(text: &str, n: usize) -> &str {
 }
 
 /// What the `Run` header line says: the loop delay, the directory, its
-/// filesystem and device, and the date (RFC 3339, to the minute).
-type RunFacts = (f64, String, Option<(String, String)>, Option<String>);
+/// filesystem and device, the date (RFC 3339, to the minute), and the
+/// trials of each step.
+type RunFacts = (f64, String, Option<(String, String)>, Option<String>, u32);
 
-/// `loop delay 30 s, /var/tmp (ext4 on vda), 2026-12-03 18:20 UTC`.
+/// `loop delay 30 s, /var/tmp (ext4 on vda), 2026-12-03 18:20 UTC`, or
+/// `loop delay 30 s × 5 trials, ...`.
 fn parse_run_line(value: &str) -> Option<RunFacts> {
     let rest = value.strip_prefix("loop delay ")?;
-    let (delay, rest) = rest.split_once(" s, ")?;
+    let (delay, rest) = rest.split_once(" s")?;
     let delay: f64 = delay.parse().ok().filter(|d: &f64| d.is_finite())?;
+    let (repeat, rest) = match rest.strip_prefix(", ") {
+        Some(rest) => (1, rest),
+        None => {
+            let rest = rest.strip_prefix(&format!(" {TRIALS_SIGN} "))?;
+            let (n, rest) = rest.split_once(" trials, ")?;
+            (n.parse().ok().filter(|n: &u32| *n > 1)?, rest)
+        }
+    };
     let (place, date) = rest.rsplit_once(", ")?;
     let timestamp = match date {
         "date unknown" => None,
@@ -706,8 +729,8 @@ fn parse_run_line(value: &str) -> Option<RunFacts> {
             (!fs.contains(' ')).then(|| (dir, fs.to_string(), dev.to_string()))
         });
     Some(match fs_dev {
-        Some((dir, fs, dev)) => (delay, dir.to_string(), Some((fs, dev)), timestamp),
-        None => (delay, place.to_string(), None, timestamp),
+        Some((dir, fs, dev)) => (delay, dir.to_string(), Some((fs, dev)), timestamp, repeat),
+        None => (delay, place.to_string(), None, timestamp, repeat),
     })
 }
 

@@ -67,7 +67,7 @@ pub fn items(r: &Report) -> Vec<Item> {
             );
         }
     }
-    if let Some(x) = &r.extended {
+    if let Some(x) = r.extended.as_ref().filter(|x| !x.kept_as_text) {
         if x.smt_probe.is_some() {
             v.push(Item::ExtendedCpu);
         }
@@ -305,8 +305,9 @@ pub fn header_lines(r: &Report) -> Vec<String> {
 }
 
 /// `Run       : loop delay 30 s, /var/tmp (ext4 on vda), 2026-12-03 18:20 UTC`:
-/// how the run was made, so that two reports can be compared fairly.
-/// Absent when the report does not know it (read from an older text).
+/// how the run was made, so that two reports can be compared fairly; with
+/// `--repeat 5`, `loop delay 30 s × 5 trials, ...`. Absent when the
+/// report does not know it (read from an older text).
 pub fn run_line(r: &Report) -> Option<String> {
     let delay = r.loop_delay_s?;
     let (dir, fs_dev) = r.place()?;
@@ -319,8 +320,17 @@ pub fn run_line(r: &Report) -> Option<String> {
         .as_deref()
         .and_then(minutes_utc)
         .unwrap_or_else(|| "date unknown".into());
-    Some(format!("Run       : loop delay {delay} s, {place}, {date}"))
+    let trials = match r.repeat {
+        1 => String::new(),
+        n => format!(" {TRIALS_SIGN} {n} trials"),
+    };
+    Some(format!(
+        "Run       : loop delay {delay} s{trials}, {place}, {date}"
+    ))
 }
+
+/// Between the loop delay and the number of trials on the `Run` line.
+pub const TRIALS_SIGN: char = '\u{d7}';
 
 /// `2026-12-03T18:20:07Z` as `2026-12-03 18:20 UTC`.
 fn minutes_utc(rfc3339: &str) -> Option<String> {
@@ -538,16 +548,28 @@ pub fn device_details_line(d: &DeviceDetails) -> String {
 }
 
 fn run_time_line(p: &Plan, r: &Report) -> String {
+    let delay = r.loop_delay_s.unwrap_or_default();
+    let once = p.steps_once.unwrap_or_default();
     let mut line = format!(
-        "Run time  : about {} ({} timed steps of {} s",
+        "Run time  : about {} ({} timed steps of {delay} s",
         human_duration(p.estimated_run_s),
-        p.timed_steps,
-        r.loop_delay_s.unwrap_or_default()
+        p.timed_steps - once.min(p.timed_steps),
     );
+    if let Some(n) = p.repeat {
+        line.push_str(&format!(" {TRIALS_SIGN} {n} trials"));
+        if once > 0 {
+            line.push_str(&format!(" and {once} of -x once"));
+        }
+    }
+    let each = if p.repeat.is_some() {
+        "each trial of"
+    } else {
+        "each of"
+    };
     match p.io_lines {
         0 => line.push(')'),
         n => line.push_str(&format!(
-            ", each of the {n} I/O lines after a {} s rest)",
+            ", {each} the {n} I/O lines after a {} s rest)",
             p.io_rest_s
         )),
     }
@@ -649,6 +671,7 @@ mod tests {
             samples: Default::default(),
             end: End::Complete,
         })
+        .into()
     }
 
     #[test]

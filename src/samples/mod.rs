@@ -71,6 +71,22 @@ pub struct Samples {
     /// Median, min, max, cv and the 95 % interval of `samples`.
     #[serde(default)]
     pub sample_summary: Option<Summary>,
+    /// What a text report printed of samples it does not list (read back
+    /// from its `± 1.2 % (60 x 500 ms)`); `None` for samples measured or
+    /// read from JSON.
+    #[serde(skip)]
+    pub printed: Option<PrintedSpread>,
+}
+
+/// A step's spread as the text report prints it: how many samples, and
+/// the half-width of the 95 % interval of the mean relative to the figure.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PrintedSpread {
+    /// Number of samples.
+    pub n: usize,
+    /// Percent of the figure, at the printed precision; `None` for `± ? %`
+    /// (too few samples for an interval).
+    pub half_width_percent: Option<f64>,
 }
 
 impl Samples {
@@ -83,6 +99,7 @@ impl Samples {
                 .filter(|_| !rates.is_empty())
                 .map(|d| d.as_nanos() as u64),
             samples: rates,
+            printed: None,
         }
     }
 
@@ -91,10 +108,25 @@ impl Samples {
         self.samples.is_empty()
     }
 
-    /// Half the width of the 95 % interval as a percentage of `figure`.
+    /// Half the width of the 95 % interval as a percentage of `figure`
+    /// (as printed, for samples read from text).
     pub fn half_width_percent(&self, figure: f64) -> Option<f64> {
+        if self.samples.is_empty() {
+            if let Some(p) = &self.printed {
+                return p.half_width_percent;
+            }
+        }
         let half = self.sample_summary.as_ref()?.ci95_half_width()?;
         (figure > 0.0).then(|| 100.0 * half / figure)
+    }
+
+    /// How many samples there were: those listed, else those a text
+    /// report said it had.
+    pub fn count(&self) -> usize {
+        match (&self.printed, self.samples.len()) {
+            (Some(p), 0) => p.n,
+            (_, n) => n,
+        }
     }
 }
 

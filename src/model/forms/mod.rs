@@ -6,4 +6,5 @@
 //! They import the data they print and nothing else.
 
 pub mod cpuinfo;
+pub mod spread;
 pub mod stack;

@@ -1,0 +1,384 @@
+//! `--repeat N`: every timed step of the standard report measured N times
+//! in interleaved rounds, each step keeping its trials and printing its
+//! median one; bad values are usage errors; one Ctrl-C skips the rounds
+//! left of the section; the JSON validates and the Run line reads back.
+
+#[macro_use]
+mod common_live;
+
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+fn qb(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_quickbench"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn json_of(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is one JSON document")
+}
+
+fn assert_valid(doc: &Value) {
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string("schema/report.schema.json").unwrap())
+            .unwrap();
+    let v = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = v
+        .iter_errors(doc)
+        .map(|e| format!("{e} at {}", e.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}\n{doc:#}");
+}
+
+#[test]
+fn bad_repeat_values_are_one_line_usage_errors() {
+    for bad in ["0", "21", "-3", "2.5", "x", ""] {
+        let out = qb(&["--repeat", bad]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {err}");
+        assert!(out.stdout.is_empty(), "{bad:?}");
+        assert_eq!(err.lines().count(), 1, "{bad:?}: {err}");
+        assert!(
+            err.contains(&format!("'{bad}'")) && err.contains("from 1 to 20"),
+            "{bad:?}: {err}"
+        );
+    }
+}
+
+/// The trials of a step: (round, main figure, cut short) each.
+fn trials(step: &Value, figure: &str) -> Vec<(u64, f64, bool)> {
+    step["trials"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no trials: {step:#}"))
+        .iter()
+        .map(|t| {
+            (
+                t["round"].as_u64().unwrap(),
+                t[figure].as_f64().unwrap(),
+                t["cut_short"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The step is its median trial: the lower median of the complete
+/// trials' figures, and `median_trial` names it.
+fn assert_step_is_its_median_trial(step: &Value, figure: &str) {
+    let t = trials(step, figure);
+    let mut complete: Vec<f64> = t.iter().filter(|t| !t.2).map(|t| t.1).collect();
+    complete.sort_by(f64::total_cmp);
+    let median = complete[(complete.len() - 1) / 2];
+    assert_eq!(step[figure].as_f64().unwrap(), median, "{step:#}");
+    let i = step["median_trial"].as_u64().unwrap() as usize;
+    assert_eq!(t[i].1, median, "{step:#}");
+}
+
+#[test]
+fn the_stand_ins_trials_validate_with_and_without_extended() {
+    let dir = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let d = dir.path().to_str().unwrap();
+    for extra in [&[][..], &["-x"][..]] {
+        let mut args = vec!["--fake-figures", "--repeat", "3", "0.1", "--dir", d];
+        args.extend(extra);
+        args.extend(["--json", "-q"]);
+        let doc = json_of(&qb(&args));
+        assert_valid(&doc);
+        assert_eq!(doc["repeat"], 3);
+        for s in doc["cpu_loop"].as_array().unwrap() {
+            assert_eq!(trials(s, "loops_per_s_mean").len(), 3);
+        }
+        assert_eq!(
+            trials(&doc["memory"]["dd_bandwidth"], "elapsed_ns").len(),
+            3
+        );
+        if !extra.is_empty() {
+            // -x runs once: its probe is there, with no trials.
+            assert!(doc["extended"]["smt_probe"].is_object(), "{doc:#}");
+            assert!(doc["extended"]["smt_probe"].get("trials").is_none());
+        }
+    }
+    // One trial: no new key.
+    let doc = json_of(&qb(&["--fake-figures", "0.1", "--dir", d, "--json", "-q"]));
+    assert_valid(&doc);
+    for key in ["repeat", "trial_order"] {
+        assert!(doc.get(key).is_none(), "{key} with one trial");
+    }
+    assert!(doc["cpu_loop"][0].get("trials").is_none());
+    assert!(doc["cpu_loop"][0].get("median_trial").is_none());
+}
+
+#[test]
+fn the_plan_counts_every_trial_but_the_extended_ones() {
+    let plan = |repeat: &str| {
+        let doc = json_of(&qb(&[
+            "--dry-run",
+            "-x",
+            "--repeat",
+            repeat,
+            "30",
+            "--json",
+            "-q",
+        ]));
+        assert_valid(&doc);
+        doc["plan"].clone()
+    };
+    let (one, three) = (plan("1"), plan("3"));
+    assert!(one.get("repeat").is_none() && one.get("steps_once").is_none());
+    assert_eq!(three["repeat"], 3);
+    assert_eq!(one["timed_steps"], three["timed_steps"]);
+    let once = three["steps_once"].as_f64().unwrap();
+    let steps = three["timed_steps"].as_f64().unwrap();
+    let rests = |p: &Value| p["io_lines"].as_f64().unwrap() * p["io_rest_s"].as_f64().unwrap();
+    // (steps - once) x 3 delays + once delay + 3 rests per line
+    let want = ((steps - once) * 3.0 + once) * 30.0 + 3.0 * rests(&three);
+    let got = three["estimated_run_s"].as_f64().unwrap();
+    assert!((got - want).abs() < 1e-6, "{got} vs {want}");
+    let one_s = one["estimated_run_s"].as_f64().unwrap();
+    assert!(got > 2.5 * one_s, "{got} vs {one_s}");
+    let text = String::from_utf8(qb(&["--dry-run", "-x", "--repeat", "3", "30"]).stdout).unwrap();
+    assert!(text.contains(" s × 3 trials and 3 of -x once"), "{text}");
+    assert!(
+        text.contains("Run       : loop delay 30 s × 3 trials, "),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_live_cpu_loop_keeps_three_interleaved_trials_of_each_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let text_out = dir.path().join("report.txt");
+    let t0 = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_quickbench"))
+        .args(["0.3", "--repeat", "3", "--only", "cpu", "--json", "-q"])
+        .arg("--text-out")
+        .arg(&text_out)
+        .output()
+        .unwrap();
+    let took = t0.elapsed();
+    let doc = json_of(&out);
+    assert_valid(&doc);
+    let steps = doc["cpu_loop"].as_array().unwrap();
+    assert!(!steps.is_empty());
+    // Every step ran three times: three rounds of 0.3 s each.
+    assert!(
+        took >= Duration::from_secs_f64(3.0 * 0.3 * steps.len() as f64),
+        "{took:?}"
+    );
+    let jobs: Vec<u64> = steps.iter().map(|s| s["jobs"].as_u64().unwrap()).collect();
+    let text = std::fs::read_to_string(&text_out).unwrap();
+    for s in steps {
+        let t = trials(s, "loops_per_s_mean");
+        assert_eq!(
+            t.iter().map(|t| t.0).collect::<Vec<_>>(),
+            [1, 2, 3],
+            "{s:#}"
+        );
+        assert!(t.iter().all(|t| t.1 > 0.0 && !t.2), "{s:#}");
+        assert_step_is_its_median_trial(s, "loops_per_s_mean");
+        // The text prints the median trial's figure.
+        let line = format!(
+            "{:2} // jobs : {:10} loop/job/s",
+            s["jobs"].as_u64().unwrap(),
+            s["loops_per_s_mean"].as_f64().unwrap() as u64
+        );
+        assert!(text.contains(&line), "{line}\n{text}");
+    }
+    // The order of each round is recorded: every job count once.
+    let order = &doc["trial_order"];
+    assert!(order["seed"].as_u64().is_some(), "{order:#}");
+    let rounds = order["cpu_loop"].as_array().unwrap();
+    assert_eq!(rounds.len(), 3);
+    for r in rounds {
+        let mut got: Vec<u64> = r
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| j.as_u64().unwrap())
+            .collect();
+        got.sort_unstable();
+        assert_eq!(got, jobs, "{order:#}");
+    }
+    assert!(text.contains(" × 3 trials, "), "{text}");
+    // The seed is the clock's: two runs do not share it.
+    let again = json_of(&qb(&[
+        "0.1", "--repeat", "2", "--only", "cpu", "--json", "-q",
+    ]));
+    assert_ne!(again["trial_order"]["seed"], order["seed"]);
+}
+
+#[test]
+fn one_ctrl_c_ends_the_trial_and_skips_the_rounds_left() {
+    let t0 = Instant::now();
+    let child = Command::new(env!("CARGO_BIN_EXE_quickbench"))
+        .args(["2", "--repeat", "3", "--only", "cpu", "--json", "-q"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    // SAFETY: sending a signal to our own child process.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let doc = json_of(&out);
+    let steps = doc["cpu_loop"].as_array().unwrap();
+    // Round 1 finishes (the steps not yet run run whole), rounds 2 and 3
+    // do not: well under the 3 x 2 s x steps of the whole run.
+    assert!(
+        t0.elapsed() < Duration::from_secs(2 * steps.len() as u64 + 3),
+        "{:?}",
+        t0.elapsed()
+    );
+    assert!(
+        err.contains("the rounds left of its section are skipped"),
+        "{err}"
+    );
+    let mut cut = 0;
+    for s in steps {
+        let t = trials(s, "loops_per_s_mean");
+        assert_eq!(t.len(), 1, "{s:#}");
+        if t[0].2 {
+            cut += 1;
+            assert_eq!(s["cut_short"], true, "the step says its trial was cut");
+        }
+    }
+    assert_eq!(cut, 1, "{doc:#}");
+    assert_eq!(doc["trial_order"]["cpu_loop"].as_array().unwrap().len(), 1);
+}
+
+/// The lines of a storage section in report order, as `trial_order`
+/// writes them.
+fn line_keys(jobs: &[u64]) -> Vec<(String, u64)> {
+    ["write", "read"]
+        .iter()
+        .flat_map(|d| jobs.iter().map(|j| (d.to_string(), *j)))
+        .collect()
+}
+
+fn keys(round: &Value) -> Vec<(String, u64)> {
+    round
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| {
+            (
+                k["direction"].as_str().unwrap().to_string(),
+                k["jobs"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Two trials of every storage line on a fresh ext4 (root: a loop device),
+/// a small file, 1 and 4 jobs.
+#[test]
+fn storage_lines_keep_two_trials_on_ext4() {
+    need!("mkfs.ext4");
+    let mut g = common_live::Guard::new();
+    let dev = g.loop_dev("ext4.img", 256);
+    common_live::run("mkfs.ext4", &["-q", "-F", &format!("/dev/{dev}")]);
+    let mp = g.mount(&[&format!("/dev/{dev}")], "mnt");
+    let text_out = g.path("report.txt");
+    let out = Command::new(env!("CARGO_BIN_EXE_quickbench"))
+        .args([
+            "0.2",
+            "-q",
+            "--repeat",
+            "2",
+            "--only",
+            "io",
+            "--io-jobs",
+            "1,4",
+            "--max-size",
+            "32M",
+            "--json",
+            "--dir",
+        ])
+        .arg(&mp)
+        .arg("--text-out")
+        .arg(&text_out)
+        .output()
+        .unwrap();
+    let doc = json_of(&out);
+    assert_valid(&doc);
+    assert!(doc["storage_bandwidth_skipped"].is_null(), "{doc:#}");
+    let lines = doc["storage_bandwidth"].as_array().unwrap();
+    assert_eq!(lines.len(), 8);
+    let text = std::fs::read_to_string(&text_out).unwrap();
+    for l in lines {
+        let t = trials(l, "iops");
+        assert_eq!(t.iter().map(|t| t.0).collect::<Vec<_>>(), [1, 2], "{l:#}");
+        assert!(t.iter().all(|t| t.1 > 0.0 && !t.2), "{l:#}");
+        for tr in l["trials"].as_array().unwrap() {
+            assert!(tr["error"].is_null(), "{tr:#}");
+            assert!(tr["ios"].as_u64().unwrap() > 0, "{tr:#}");
+        }
+        assert_step_is_its_median_trial(l, "iops");
+        let line = format!(
+            "({:>2} thread[s]): {:>6} MB/s  {:>6} IO/s",
+            l["jobs"].as_u64().unwrap(),
+            l["mb_per_s"].as_f64().unwrap() as u64,
+            l["iops"].as_f64().unwrap() as u64
+        );
+        assert!(text.contains(&line), "{line}\n{text}");
+    }
+    // Round 1 writes, then reads; round 2 is every line once, shuffled.
+    let sections = doc["trial_order"]["storage_bandwidth"].as_array().unwrap();
+    assert_eq!(sections.len(), 2);
+    let report_order = line_keys(&[1, 4]);
+    for s in sections {
+        let rounds = s["rounds"].as_array().unwrap();
+        assert_eq!(rounds.len(), 2);
+        assert_eq!(keys(&rounds[0]), report_order);
+        let mut second = keys(&rounds[1]);
+        second.sort();
+        let mut want = report_order.clone();
+        want.sort();
+        assert_eq!(second, want);
+    }
+    assert!(
+        std::fs::read_dir(&mp)
+            .unwrap()
+            .all(|e| e.unwrap().file_name() == "lost+found"),
+        "a file was left in {}",
+        mp.display()
+    );
+}
+
+#[test]
+fn the_run_line_reads_back_its_trials() {
+    use quickbench::report::read::read_text;
+    let header = |run: &str| {
+        format!(
+            "Quickbench: 0.1.0 (Rust port of Bearstech's Quickbench 1.0)\n\
+             Kernel    : Linux h 6.1 #1 SMP x86_64 GNU/Linux\n\
+             Build     : rustc 1.95.0 (x 2026-01-01), x86_64-unknown-linux-gnu, static\n\
+             CPU loop  : loop v1 (8 independent multiply-xorshift chains), not comparable with the bash original's figures\n\
+             Run       : {run}\n"
+        )
+    };
+    let text = header("loop delay 30 s × 5 trials, /var/tmp (ext4 on vda), 2026-12-03 18:20 UTC");
+    let r = read_text("a.txt", &text).unwrap();
+    assert_eq!((r.repeat, r.loop_delay_s), (5, Some(30.0)));
+    assert_eq!(r.dir.as_deref(), Some("/var/tmp"));
+    assert_eq!(quickbench::report::text::render(&r), text);
+    let r = read_text("b.txt", &header("loop delay 2.5 s, /srv, date unknown")).unwrap();
+    assert_eq!(r.repeat, 1);
+    for bad in [
+        "loop delay 30 s × 1 trials, /var/tmp, date unknown",
+        "loop delay 30 s × x trials, /var/tmp, date unknown",
+        "loop delay 30 s × 3, /var/tmp, date unknown",
+    ] {
+        let e = read_text("c.txt", &header(bad)).unwrap_err().to_string();
+        assert!(e.contains("c.txt") && e.contains("trials"), "{e}");
+    }
+}
