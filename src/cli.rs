@@ -222,14 +222,22 @@ pub enum Command {
     about = "Compare Quickbench reports: ours in text or JSON, or the bash original's text",
     long_about = "Compare Quickbench reports: ours in text or JSON, or the bash original's text \
 (any layout it printed, pasted or cut short).\n\n\
-Two reports: every figure of A and B side by side, B relative to A; within \
-5 % is shown as equal (\u{2248}), beyond that better or worse by the figure's \
-direction (latency: lower is better). No ratio where it would mislead (the \
-bash original's CPU loop against ours, its latency column, interrupted or \
-stopped lines); the line says why. More reports: one column each against \
-the first when they fit the terminal, else one row per report with the key \
-figures, their median, and every figure more than 15 % worse than the \
-median marked with *.\n\n\
+Reports of one host name form one side when the inputs name two or more \
+hosts (a host run several times); with -- the reports before it are side A, \
+those after it side B; two reports of a single host are two sides (before \
+and after).\n\n\
+Two sides: every figure of A and B side by side, B/A with its interval \
+judged from the figures' own noise: \u{2248} when the whole interval is \
+within 5 %, better or worse when it is all beyond (latency: lower is \
+better), ~ when it straddles, with the runs a side that would decide. With \
+one or two reports a side the run-to-run spread is assumed; 3 reports a side \
+measure it. Reports without samples (the bash original, older reports) are \
+read with the fixed 5 % band. No ratio where it would mislead (the bash \
+original's CPU loop against ours, its latency column, interrupted or stopped \
+lines); the line says why. More sides: one column each against the first \
+when they fit the terminal, else one row per side with the key figures, \
+their median, and the outliers (robust z-score beyond 3.5 on the worse \
+side, and more than 5 % worse than the median) marked with *.\n\n\
 --html FILE also writes the comparison as one self-contained HTML page \
 (inline SVG and CSS, no network access): for two reports, a bar of B/A per \
 figure with its verdict; for more, one strip per key figure, every host a \
@@ -244,6 +252,10 @@ struct CompareArgs {
     /// The reports (files, or - for standard input), at least two
     #[arg(value_name = "REPORT", required = true, num_args = 1..)]
     inputs: Vec<String>,
+
+    /// After --: the reports of side B (those before it are side A)
+    #[arg(value_name = "B-REPORT", last = true)]
+    side_b: Vec<String>,
 
     /// One row per report with the key figures, whatever the width
     #[arg(long)]
@@ -271,13 +283,16 @@ where
         let a = CompareArgs::try_parse_from(
             std::iter::once(OsString::from("quickbench compare")).chain(args[2..].iter().cloned()),
         )?;
-        if a.inputs.len() < 2 {
+        let split = (!a.side_b.is_empty()).then_some(a.inputs.len());
+        let mut inputs = a.inputs;
+        inputs.extend(a.side_b);
+        if inputs.len() < 2 {
             return Err(Usage::Bad(format!(
                 "compare needs at least two reports, got {}",
-                a.inputs.len()
+                inputs.len()
             )));
         }
-        if a.inputs.iter().filter(|i| *i == "-").count() > 1 {
+        if inputs.iter().filter(|i| *i == "-").count() > 1 {
             return Err(Usage::Bad(
                 "standard input (-) can be read once only".into(),
             ));
@@ -295,7 +310,8 @@ where
             ));
         }
         return Ok(Command::Compare(CompareConfig {
-            inputs: a.inputs,
+            inputs,
+            split,
             table: a.table,
             json: a.json,
             html,
@@ -560,6 +576,21 @@ mod tests {
                 assert_eq!(c.html, Some(HtmlTo::File("p.html".into())));
                 assert_eq!(c.inputs, ["a", "b"]);
             }
+            other => panic!("{other:?}"),
+        }
+        match parse_command(["quickbench", "compare", "a1", "a2", "--", "b1", "b2", "b3"]) {
+            Ok(Command::Compare(c)) => {
+                assert_eq!(c.inputs, ["a1", "a2", "b1", "b2", "b3"]);
+                assert_eq!(c.split, Some(2));
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse_command(["quickbench", "compare", "a", "--json", "--", "b"]) {
+            Ok(Command::Compare(c)) => assert_eq!((c.split, c.json), (Some(1), true)),
+            other => panic!("{other:?}"),
+        }
+        match parse_command(["quickbench", "compare", "a", "b"]) {
+            Ok(Command::Compare(c)) => assert_eq!(c.split, None),
             other => panic!("{other:?}"),
         }
         match parse_command(["quickbench", "compare", "a", "b", "--html", "-"]) {

@@ -102,7 +102,10 @@ fn compare(cfg: &CompareConfig) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let c = compare::compare(&inputs);
+    let grouping = cfg
+        .split
+        .map_or(compare::Grouping::Auto, compare::Grouping::Split);
+    let c = compare::compare_grouped(&inputs, grouping);
     if let Some(HtmlTo::File(path)) = &cfg.html {
         if let Err(e) = std::fs::write(path, compare::html(&c)) {
             report::stderr_line(&format!(

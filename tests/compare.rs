@@ -250,7 +250,7 @@ fn a_five_host_fleet_table_marks_the_outlier() {
     // the table form, forced or for lack of width, marks it with *
     let table = compare_text(&refs, &[("COLUMNS", "300")]);
     assert!(
-        !table.contains("median"),
+        !table.contains("\nmedian "),
         "300 columns fit one column each:\n{table}"
     );
     assert!(table.contains("[ CPU loop ]"), "{table}");
@@ -280,7 +280,19 @@ fn the_comparison_json_validates_against_its_schema() {
     let schema: Value =
         serde_json::from_str(&fs::read_to_string("schema/compare.schema.json").unwrap()).unwrap();
     let v = jsonschema::validator_for(&schema).expect("the schema itself is valid");
-    for doc in [compare_json(&refs), compare_json(&refs[..2])] {
+    let grouped: Vec<PathBuf> = five(d.path(), "x", 1.0, 1)
+        .into_iter()
+        .chain(five(d.path(), "y", 1.1, 9))
+        .collect();
+    let grouped: Vec<&Path> = grouped.iter().map(|p| p.as_path()).collect();
+    let one_each = [grouped[0], grouped[5]];
+    for doc in [
+        compare_json(&refs),
+        compare_json(&refs[..2]),
+        compare_json(&grouped),
+        compare_json(&one_each),
+        compare_json(&[refs[0], grouped[0], grouped[5]]),
+    ] {
         let errors: Vec<String> = v
             .iter_errors(&doc)
             .map(|e| format!("{e} at {}", e.instance_path))
@@ -454,10 +466,7 @@ fn html_dash_puts_two_reports_page_on_stdout_and_errors_name_the_file() {
     assert!(out.status.success(), "{out:?}");
     let page = String::from_utf8(out.stdout).unwrap();
     assert!(page.starts_with("<!DOCTYPE html>"), "{page}");
-    assert!(
-        !page.contains("Figures relative to A"),
-        "the page, not the text"
-    );
+    assert!(!page.contains("[ CPU loop ]"), "the page, not the text");
     // a section per block of figures, a bar per figure (all ≈ here)
     for section in ["CPU loop", "Memory", "Storage bandwidth - 4k blocks"] {
         assert!(page.contains(&format!("<h3>{section}")), "{section}");
@@ -498,6 +507,303 @@ fn html_dash_puts_two_reports_page_on_stdout_and_errors_name_the_file() {
     let help = String::from_utf8_lossy(&out.stdout);
     assert!(help.contains("--html FILE also writes"), "{help}");
     assert!(help.contains("--html - puts the page on stdout"), "{help}");
+}
+
+/// A stand-in JSON report of `host` with every rate multiplied by `scale`
+/// (latency divided by it), each figure and its samples moved by a
+/// pseudo-random `noise` (relative, uniform ±noise) from `seed`: a
+/// synthetic run of a host whose true figures are the stand-in's times
+/// `scale`.
+fn synthetic(dir: &Path, host: &str, file: &str, scale: f64, noise: f64, seed: u64) -> PathBuf {
+    let (_, json) = stand_in(dir, host);
+    let mut v: Value = serde_json::from_slice(&fs::read(&json).unwrap()).unwrap();
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut jitter = move || {
+        // xorshift64*: enough for test noise.
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        let u = (state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64;
+        1.0 + noise * (2.0 * u - 1.0)
+    };
+    let scale_samples = |step: &mut Value, by: f64, jitter: &mut dyn FnMut() -> f64| {
+        if let Some(s) = step["samples"].as_array_mut() {
+            for x in s.iter_mut() {
+                *x = Value::from(x.as_f64().unwrap() * by * jitter());
+            }
+        }
+        step["sample_summary"] = Value::Null;
+    };
+    for step in v["cpu_loop"].as_array_mut().unwrap() {
+        let by = scale * jitter();
+        let mean = step["loops_per_s_mean"].as_f64().unwrap() * by;
+        step["loops_per_s_mean"] = Value::from(mean);
+        step["loops_per_s_each"] = Value::from(vec![mean; step["jobs"].as_u64().unwrap() as usize]);
+        scale_samples(step, by, &mut jitter);
+    }
+    let bw = &mut v["memory"]["dd_bandwidth"];
+    let by = scale * jitter();
+    let elapsed = bw["elapsed_ns"].as_f64().unwrap() / by;
+    bw["elapsed_ns"] = Value::from(elapsed as u64);
+    scale_samples(bw, by, &mut jitter);
+    for line in v["storage_bandwidth"].as_array_mut().unwrap() {
+        let by = scale * jitter();
+        for k in ["iops", "mb_per_s"] {
+            line[k] = Value::from(line[k].as_f64().unwrap() * by);
+        }
+        line["lat_mean_us"] = Value::from(line["lat_mean_us"].as_f64().unwrap() / by);
+        scale_samples(line, by, &mut jitter);
+    }
+    let out = dir.join(file);
+    fs::write(&out, serde_json::to_vec(&v).unwrap()).unwrap();
+    out
+}
+
+fn figures(c: &Value) -> Vec<&Value> {
+    c["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["kind"] == "figure")
+        .collect()
+}
+
+fn compare_args(args: &[&std::ffi::OsStr]) -> Value {
+    let out = quickbench()
+        .args(["compare", "--json"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn identical_reports_never_read_better_or_worse() {
+    let d = tempfile::tempdir().unwrap();
+    for seed in 1..=4 {
+        let r = synthetic(d.path(), "vm", &format!("r{seed}.json"), 1.0, 0.05, seed);
+        // one report a side (one host: two sides), then three a side by --
+        let one = compare_json(&[&r, &r]);
+        let o = r.as_os_str();
+        let dash = std::ffi::OsStr::new("--");
+        let three = compare_args(&[o, o, o, dash, o, o, o]);
+        for c in [&one, &three] {
+            assert_eq!(c["sides"].as_array().unwrap().len(), 2, "{c:#}");
+            let rows = figures(c);
+            assert!(rows.len() > 30);
+            for r in rows {
+                let v = verdict(r, 1);
+                assert!(v == "equal" || v == "inconclusive", "seed {seed}: {r}");
+                let j = &r["judged"][1];
+                assert!(
+                    (j["ratio"].as_f64().unwrap() - 1.0).abs() < 1e-9,
+                    "seed {seed}: {r}"
+                );
+            }
+        }
+        // one report a side: within-run noise only, the run-to-run spread
+        // assumed (tens of % on the development host): the interval cannot
+        // lie within ±5 %, so ~, and whether more runs would decide
+        let cpu = figures(&one)[0];
+        assert_eq!(
+            cpu["judged"][1]["spread"]["kind"], "within_run_only",
+            "{cpu}"
+        );
+        assert_eq!(verdict(cpu, 1), "inconclusive", "{cpu}");
+        let words = cpu["judged"][1]["words"].as_str().unwrap();
+        assert!(
+            words.ends_with("runs a side would decide") || words.ends_with("cannot decide"),
+            "{words}"
+        );
+        let three_cpu = figures(&three)[0];
+        assert_eq!(three_cpu["judged"][1]["spread"]["kind"], "measured");
+        assert_eq!(three_cpu["judged"][1]["n_a"], 3);
+    }
+}
+
+/// Five synthetic reports of `host` at `scale`, 2 % noise.
+fn five(d: &Path, host: &str, scale: f64, seed: u64) -> Vec<PathBuf> {
+    (0..5)
+        .map(|i| synthetic(d, host, &format!("{host}-{i}.json"), scale, 0.02, seed + i))
+        .collect()
+}
+
+#[test]
+fn a_planted_20_percent_shift_with_five_reports_a_side_reads_in_its_direction() {
+    let d = tempfile::tempdir().unwrap();
+    let a = five(d.path(), "base", 1.0, 10);
+    for (host, scale, want) in [("fast", 1.2, "better"), ("slow", 0.8, "worse")] {
+        let b = five(d.path(), host, scale, 20);
+        // interleaved: grouping is by host name, not by position
+        let mut files: Vec<&Path> = Vec::new();
+        for (x, y) in a.iter().zip(&b) {
+            files.push(x);
+            files.push(y);
+        }
+        let c = compare_json(&files);
+        let sides = c["sides"].as_array().unwrap();
+        assert_eq!(sides.len(), 2, "{c:#}");
+        assert_eq!(sides[0]["name"], "base");
+        assert_eq!(sides[0]["reports"], serde_json::json!([0, 2, 4, 6, 8]));
+        let rows = figures(&c);
+        assert!(rows.len() > 30);
+        for r in rows {
+            assert_eq!(verdict(r, 1), want, "{r}");
+            let j = &r["judged"][1];
+            assert_eq!(j["spread"]["kind"], "measured", "{r}");
+            assert_eq!((j["n_a"].as_u64(), j["n_b"].as_u64()), (Some(5), Some(5)));
+            let lo = j["interval"]["lo"].as_f64().unwrap();
+            let hi = j["interval"]["hi"].as_f64().unwrap();
+            let up = r["better"] == "higher";
+            let (lo, hi) = if (want == "better") == up {
+                (lo, hi)
+            } else {
+                (1.0 / hi, 1.0 / lo)
+            };
+            // the interval lies beyond the margin, the way the verdict says
+            assert!(lo > 1.05 && hi < 1.5, "{r}");
+        }
+        let text = compare_text(&files, &[("COLUMNS", "200")]);
+        assert!(text.contains(&format!("B: {host}, 5 reports (")), "{text}");
+        assert!(text.contains("A: base, 5 reports ("), "{text}");
+    }
+}
+
+#[test]
+fn a_bimodal_figure_is_inconclusive() {
+    // The CPU loop flips between two levels 30 % apart from run to run, in
+    // other proportions on each side: no verdict either way.
+    let d = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    let a = [1.0, 1.01, 1.3, 1.31, 1.005];
+    let b = [1.305, 1.002, 1.295, 1.315, 1.01];
+    for (host, levels) in [("a", a), ("b", b)] {
+        for (i, level) in levels.iter().enumerate() {
+            let f = synthetic(
+                d.path(),
+                host,
+                &format!("{host}{i}.json"),
+                1.0,
+                0.01,
+                i as u64,
+            );
+            let mut v: Value = serde_json::from_slice(&fs::read(&f).unwrap()).unwrap();
+            let step = &mut v["cpu_loop"][0];
+            let mean = step["loops_per_s_mean"].as_f64().unwrap() * level;
+            step["loops_per_s_mean"] = Value::from(mean);
+            fs::write(&f, serde_json::to_vec(&v).unwrap()).unwrap();
+            files.push(f);
+        }
+    }
+    let refs: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
+    let c = compare_json(&refs);
+    let cpu = figures(&c)[0];
+    assert_eq!(cpu["label"], " 1 // jobs");
+    assert_eq!(verdict(cpu, 1), "inconclusive", "{cpu}");
+    let i = &cpu["judged"][1]["interval"];
+    assert!(
+        i["lo"].as_f64().unwrap() < 0.95 && i["hi"].as_f64().unwrap() > 1.05,
+        "{cpu}"
+    );
+    let words = cpu["judged"][1]["words"].as_str().unwrap();
+    assert!(words.starts_with("~ x"), "{words}");
+    assert!(
+        words.ends_with("runs a side would decide") || words.ends_with("cannot decide"),
+        "{words}"
+    );
+}
+
+#[test]
+fn sides_by_host_by_double_dash_and_one_host_twice() {
+    let d = tempfile::tempdir().unwrap();
+    let a1 = synthetic(d.path(), "vm", "a1.json", 1.0, 0.02, 1);
+    let a2 = synthetic(d.path(), "vm", "a2.json", 1.0, 0.02, 2);
+    let b1 = synthetic(d.path(), "other", "b1.json", 1.0, 0.02, 3);
+    // one host twice: two sides (before and after), as always
+    let c = compare_json(&[&a1, &a2]);
+    let names: Vec<&str> = c["sides"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["vm (a1.json)", "vm (a2.json)"]);
+    // two hosts: by host
+    let c = compare_json(&[&a1, &b1, &a2]);
+    assert_eq!(c["sides"][0]["reports"], serde_json::json!([0, 2]));
+    assert_eq!(c["sides"][1]["reports"], serde_json::json!([1]));
+    let text = compare_text(&[&a1, &b1, &a2], &[("COLUMNS", "200")]);
+    let a = |f: &PathBuf| f.display().to_string();
+    assert!(
+        text.starts_with(&format!(
+            "A: vm, 2 reports ({}, {}; quickbench, ",
+            a(&a1),
+            a(&a2)
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("\nB: {} (other, quickbench, ", a(&b1))),
+        "{text}"
+    );
+    // --: one side each, whatever the hosts; the host line then differs
+    // within side A
+    let c = compare_args(&[
+        a1.as_os_str(),
+        b1.as_os_str(),
+        "--".as_ref(),
+        a2.as_os_str(),
+    ]);
+    assert_eq!(c["sides"][0]["reports"], serde_json::json!([0, 1]));
+    assert_eq!(c["sides"][0]["name"], "mixed hosts");
+    let host = c["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["label"] == "Host")
+        .unwrap();
+    assert_eq!(host["texts"][0], "differs within side");
+    assert_eq!(verdict(host, 1), "different");
+    // the same host on both sides of --: numbered
+    let c = compare_args(&[a1.as_os_str(), "--".as_ref(), a2.as_os_str()]);
+    assert_eq!(c["sides"][0]["name"], "vm (a1.json)");
+    let c = compare_args(&[
+        a1.as_os_str(),
+        a2.as_os_str(),
+        "--".as_ref(),
+        a1.as_os_str(),
+        a2.as_os_str(),
+    ]);
+    assert_eq!(c["sides"][0]["name"], "vm (1)");
+    assert_eq!(c["sides"][1]["name"], "vm (2)");
+}
+
+#[test]
+fn reports_without_samples_keep_the_fixed_band_and_say_so() {
+    let d = tempfile::tempdir().unwrap();
+    let bash = d.path().join("bash.txt");
+    fs::write(&bash, BASH).unwrap();
+    let (txt, _) = stand_in(d.path(), "vm");
+    let c = compare_json(&[&bash, &txt]);
+    let iops = c["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["label"] == "Writes ( 1 thread[s]) IO/s")
+        .unwrap();
+    let j = &iops["judged"][1];
+    assert_eq!(j["spread"]["kind"], "none");
+    assert!(j["interval"].is_null() && j["p_value"].is_null());
+    assert_eq!(j["words"], format!("x{:.2} better", 25000.0 / 16256.0));
+    let text = compare_text(&[&bash, &txt], &[("COLUMNS", "200")]);
+    assert!(
+        text.contains(
+            "Figures without samples (the bash original, older reports): the fixed \u{b1}5 % band"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("Run-to-run spread assumed"), "{text}");
 }
 
 /// A stand-in `-x` run of `host`: its text report and JSON document.
@@ -604,4 +910,42 @@ fn two_extended_reports_compare_their_dram_and_latency_percentiles() {
         "{missing:?}"
     );
     assert!(!missing.is_empty());
+}
+
+#[test]
+fn the_trials_of_repeat_are_a_sides_trials() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path().join("root");
+    common_reports::write_host(&root, "vm");
+    let out = quickbench()
+        .arg("--sysroot")
+        .arg(&root)
+        .args([
+            "--fake-figures",
+            "--dir",
+            "/",
+            "--repeat",
+            "5",
+            "12",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let r = d.path().join("r.json");
+    fs::write(&r, out.stdout).unwrap();
+    let c = compare_json(&[&r, &r]);
+    let rows = figures(&c);
+    assert!(rows.len() > 30);
+    for row in rows {
+        let j = &row["judged"][1];
+        assert_eq!(
+            (j["n_a"].as_u64(), j["n_b"].as_u64()),
+            (Some(5), Some(5)),
+            "{row}"
+        );
+        assert_eq!(j["spread"]["kind"], "measured", "{row}");
+        let v = verdict(row, 1);
+        assert!(v == "equal" || v == "inconclusive", "{row}");
+    }
 }

@@ -142,6 +142,12 @@ print("BH  ", r(f"cat(format(p.adjust({vec(P)}, 'BH'), digits=17), sep=', ')"))
 print("holm with NA", r("cat(format(p.adjust(c(0.02, NA, 0.01), 'holm'), digits=17), sep=', ')"))
 print("BH with NA", r("cat(format(p.adjust(c(0.02, NA, 0.01, 0.04), 'BH'), digits=17), sep=', ')"))
 
+section("adjust: BH levels (selection R; levels R q/m selected, (R + 1) q/m others)")
+print("P selected", r(f"cat(p.adjust({vec(P)}, 'BH') <= 0.05)"))
+print("50 x 0.0079", r("cat(format(p.adjust(rep(0.0079, 50), 'BH')[1:2], digits=17))"))
+print("0.0079 among 49 x 0.5", r("cat(format(p.adjust(c(0.0079, rep(0.5, 49)), 'BH')[1], digits=17))"))
+print("BH without NA", r("cat(format(p.adjust(c(0.02, 0.01, 0.04), 'BH'), digits=17), sep=', ')"))
+
 # --- fleet.rs ---------------------------------------------------------------
 section("fleet: modified z = 0.6745 (x - median) / MAD (Iglewicz & Hoaglin)")
 H = np.array([1000.0, 1012.0, 995.0, 1003.0, 990.0, 1007.0, 850.0, 1001.0, 1200.0, 998.0])

@@ -1,5 +1,6 @@
-//! The comparison as data: every report's facts lined up by key, the first
-//! report being the reference, with a verdict in every cell.
+//! The comparison as data: every report's facts lined up by key, the
+//! reports grouped into sides ([`super::sides`]), the first side being the
+//! reference, with a verdict in every cell.
 
 use std::collections::HashMap;
 
@@ -8,10 +9,13 @@ use serde::Serialize;
 use super::facts::{facts, Better, Fact};
 use super::fleet::{fleet_table, FleetTable};
 use super::load::Input;
-use super::verdict::{ratio, verdict, Verdict};
+use super::sides::{side_fact, sides, Grouping, Side};
+use super::verdict::{judge_pair, Judged, SideFact, Verdict};
 
-/// Version of the `--json` comparison's layout.
-pub const COMPARE_SCHEMA_VERSION: u32 = 1;
+/// Version of the `--json` comparison's layout. 2: the per-column arrays
+/// of a row are per side (a side may hold several reports), and a
+/// figure's verdict reads its interval (`judged`), not the ratio alone.
+pub const COMPARE_SCHEMA_VERSION: u32 = 2;
 
 /// One line of the comparison.
 #[derive(Debug, Clone, Serialize)]
@@ -26,22 +30,27 @@ pub struct Row {
     pub better: Option<Better>,
     /// For figures: the unit of `values`.
     pub unit: Option<&'static str>,
-    /// Per report: the figure (`null` when missing or not a figure).
+    /// Per side: the figure, the median of its reports' (`null` when
+    /// missing or not a figure).
     pub values: Vec<Option<f64>>,
-    /// Per report: as printed (`null` when missing).
+    /// Per side: as printed (`null` when missing).
     pub texts: Vec<Option<String>>,
-    /// Per report: the line's marks.
+    /// Per side: the line's marks.
     pub marks: Vec<Vec<String>>,
-    /// Per report: the figure over the first report's (`null` when none).
+    /// Per side: the estimate of its figure over the first side's (`null`
+    /// when none).
     pub ratios: Vec<Option<f64>>,
-    /// Per report: the verdict.
+    /// Per side: the verdict.
     pub verdicts: Vec<Verdict>,
+    /// Per side: how the figure was judged (`null` for the reference, an
+    /// information line, or a figure not compared).
+    pub judged: Vec<Option<Judged>>,
 }
 
 /// Who a report is, for the header of the comparison.
 #[derive(Debug, Clone, Serialize)]
 pub struct ReportInfo {
-    /// The column's name: the host name, else the file name (made unique).
+    /// The report's name: the host name, else the file name (made unique).
     pub name: String,
     /// The input as named.
     pub file: String,
@@ -55,25 +64,34 @@ pub struct ReportInfo {
     pub timestamp_utc: Option<String>,
 }
 
-/// The comparison of two or more reports.
+/// The comparison of two or more sides.
 #[derive(Debug, Clone, Serialize)]
 pub struct Comparison {
     /// Version of this document's layout.
     pub compare_schema_version: u32,
-    /// The reports, the first being the reference.
+    /// The reports, in input order.
     pub reports: Vec<ReportInfo>,
+    /// The sides (the columns), the first being the reference.
+    pub sides: Vec<Side>,
     /// What makes the figures less comparable (different loop delays...).
     pub warnings: Vec<String>,
     /// Every line of every report, in report order.
     pub rows: Vec<Row>,
     /// `report: [ section ] line` for each line a report lacks.
     pub missing: Vec<String>,
-    /// With more than two reports: the fleet table.
+    /// With more than two sides: the fleet table.
     pub table: Option<FleetTable>,
 }
 
-/// Lines up `inputs`' facts and decides every verdict.
+/// Lines up `inputs`' facts, grouped into sides automatically
+/// ([`Grouping::Auto`]), and decides every verdict.
 pub fn compare(inputs: &[Input]) -> Comparison {
+    compare_grouped(inputs, Grouping::Auto)
+}
+
+/// Lines up `inputs`' facts, grouped into sides as `grouping` says, and
+/// decides every verdict.
+pub fn compare_grouped(inputs: &[Input], grouping: Grouping) -> Comparison {
     let all: Vec<Vec<Fact>> = inputs.iter().map(|i| facts(&i.report)).collect();
     // The keys in report order: sections in the order they first appear,
     // lines within a section in the order they first appear.
@@ -107,26 +125,56 @@ pub fn compare(inputs: &[Input]) -> Comparison {
         })
         .collect();
     let reports = report_infos(inputs);
-    let mut rows = Vec::new();
+    let sides = sides(inputs, &reports, grouping);
     let mut missing = Vec::new();
-    for i in order {
+    // Each side's view of each line, in row order.
+    let mut cells: Vec<Vec<Option<SideFact>>> = Vec::with_capacity(order.len());
+    for &i in &order {
         let (_, section, label) = &keys[i];
-        let cells: Vec<Option<&Fact>> = by_key
-            .iter()
-            .map(|m| m.get(&(section.as_str(), label.as_str())).copied())
-            .collect();
-        for (n, c) in cells.iter().enumerate() {
-            if c.is_none() {
+        let key = (section.as_str(), label.as_str());
+        for (n, m) in by_key.iter().enumerate() {
+            if !m.contains_key(&key) {
                 missing.push(format!("{}: [ {section} ] {label}", reports[n].name));
             }
         }
-        rows.push(row(section, label, &cells));
+        cells.push(
+            sides
+                .iter()
+                .map(|s| {
+                    let facts: Vec<&Fact> = s
+                        .reports
+                        .iter()
+                        .filter_map(|&n| by_key[n].get(&key).copied())
+                        .collect();
+                    side_fact(&facts)
+                })
+                .collect(),
+        );
     }
-    let table = (inputs.len() > 2).then(|| fleet_table(inputs, &reports));
+    // One family per pair of sides: the reference against side n.
+    let judged: Vec<Vec<(Verdict, Option<Judged>)>> = (1..sides.len())
+        .map(|n| {
+            let lines: Vec<(Option<&SideFact>, Option<&SideFact>)> = cells
+                .iter()
+                .map(|c| (c[0].as_ref(), c[n].as_ref()))
+                .collect();
+            judge_pair(&lines)
+        })
+        .collect();
+    let rows = order
+        .iter()
+        .enumerate()
+        .map(|(r, &i)| {
+            let (_, section, label) = &keys[i];
+            row(section, label, &cells[r], |n| judged[n - 1][r].clone())
+        })
+        .collect();
+    let table = (sides.len() > 2).then(|| fleet_table(inputs, &sides));
     Comparison {
         compare_schema_version: COMPARE_SCHEMA_VERSION,
         warnings: warnings(inputs, &reports),
         reports,
+        sides,
         rows,
         missing,
         table,
@@ -231,28 +279,51 @@ fn warnings(inputs: &[Input], reports: &[ReportInfo]) -> Vec<String> {
     w
 }
 
-fn row(section: &str, label: &str, cells: &[Option<&Fact>]) -> Row {
-    let first = cells.iter().flatten().next().copied();
+fn row(
+    section: &str,
+    label: &str,
+    cells: &[Option<SideFact>],
+    judged: impl Fn(usize) -> (Verdict, Option<Judged>),
+) -> Row {
+    let first = cells.iter().flatten().next();
     let fig = first.and_then(|f| f.figure);
-    let reference = cells[0];
-    let verdicts = cells
+    let (verdicts, judged): (Vec<Verdict>, Vec<Option<Judged>>) = cells
         .iter()
         .enumerate()
-        .map(|(n, c)| verdict(n, reference, *c))
-        .collect();
+        .map(|(n, c)| match (n, c) {
+            (_, None) => (Verdict::Missing, None),
+            (0, Some(_)) => (Verdict::Reference, None),
+            _ => judged(n),
+        })
+        .unzip();
     Row {
         section: section.into(),
         label: label.into(),
         kind: if fig.is_some() { "figure" } else { "info" },
         better: fig.map(|f| f.0),
         unit: fig.map(|f| f.1),
-        values: cells.iter().map(|c| c.and_then(|f| f.value)).collect(),
-        texts: cells.iter().map(|c| c.map(|f| f.text.clone())).collect(),
+        values: cells
+            .iter()
+            .map(|c| c.as_ref().and_then(|f| f.value))
+            .collect(),
+        texts: cells
+            .iter()
+            .map(|c| c.as_ref().map(|f| f.text.clone()))
+            .collect(),
         marks: cells
             .iter()
-            .map(|c| c.map(|f| f.marks.clone()).unwrap_or_default())
+            .map(|c| c.as_ref().map(|f| f.marks.clone()).unwrap_or_default())
             .collect(),
-        ratios: cells.iter().map(|c| ratio(reference, *c)).collect(),
+        ratios: judged
+            .iter()
+            .zip(cells)
+            .enumerate()
+            .map(|(n, (j, c))| match (n, c) {
+                (0, Some(c)) => c.value.filter(|v| *v > 0.0 && fig.is_some()).map(|_| 1.0),
+                _ => j.as_ref().map(|j| j.ratio),
+            })
+            .collect(),
         verdicts,
+        judged,
     }
 }

@@ -7,20 +7,29 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::end::End;
-use crate::model::{BlockSize, Report};
+use crate::model::{BlockSize, Repeated, Report};
+pub use crate::stats::Better;
+use crate::stats::{Summary, Trial};
 // The report's own wording of a mark and of the CPU quota: a comparison
 // line shows them as the report printed them.
 use crate::report::text::{cpu_limit_line, end_text, mark_text};
 use crate::units::dd_rate;
 
-/// Which way a figure is better.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Better {
-    /// loops/s, GB/s, MB/s, IO/s.
-    Higher,
-    /// Latency.
-    Lower,
+/// What kind of figure a line holds: the kinds differ in how much they
+/// vary from run to run (see [`super::verdict::assumed_run_cv`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FigureKind {
+    /// A CPU loop step (loops/s per job).
+    CpuLoop,
+    /// The memory bandwidth (dd-like).
+    Memory,
+    /// A 4k storage line's MB/s or IO/s.
+    Storage4k,
+    /// A 1M storage line's MB/s or IO/s.
+    Storage1M,
+    /// A storage line's mean latency.
+    Latency,
 }
 
 /// What one report says on one line of the comparison.
@@ -32,6 +41,12 @@ pub struct Fact {
     pub label: String,
     /// `Some` for a figure: its direction and unit.
     pub figure: Option<(Better, &'static str)>,
+    /// For a figure: its kind.
+    pub kind: Option<FigureKind>,
+    /// For a figure: every trial of it in this report (one, or the trials
+    /// of `--repeat`), each with the summary of its sub-interval samples
+    /// when it has them ([`runs_of`]).
+    pub trials: Vec<Trial>,
     /// The figure, in its unit.
     pub value: Option<f64>,
     /// As printed.
@@ -77,6 +92,8 @@ fn info(section: &str, label: impl Into<String>, text: impl Into<String>) -> Fac
         section: section.into(),
         label: label.into(),
         figure: None,
+        kind: None,
+        trials: Vec::new(),
         value: None,
         text: text.into(),
         marks: Vec::new(),
@@ -88,8 +105,7 @@ fn info(section: &str, label: impl Into<String>, text: impl Into<String>) -> Fac
 fn figure(
     section: &str,
     label: impl Into<String>,
-    better: Better,
-    unit: &'static str,
+    (better, unit, kind): (Better, &'static str, FigureKind),
     value: f64,
     text: String,
 ) -> Fact {
@@ -97,6 +113,8 @@ fn figure(
         section: section.into(),
         label: label.into(),
         figure: Some((better, unit)),
+        kind: Some(kind),
+        trials: vec![Trial::value(value)],
         value: Some(value),
         text,
         marks: Vec::new(),
@@ -196,11 +214,14 @@ pub fn facts(r: &Report) -> Vec<Fact> {
         let mut f = figure(
             "CPU loop",
             format!("{:2} // jobs", s.jobs),
-            Better::Higher,
-            "loop/job/s",
+            (Better::Higher, "loop/job/s", FigureKind::CpuLoop),
             s.loops_per_s_mean.trunc(),
             format!("{}", s.loops_per_s_mean.max(0.0) as u64),
         );
+        f.trials = runs_of(s)
+            .into_iter()
+            .map(|t| trial(t.loops_per_s_mean.trunc(), sampled(&t.samples)))
+            .collect();
         f.method = Some(loop_method);
         f.end = s.end.clone();
         f.marks.extend(end_text(&s.end));
@@ -215,11 +236,14 @@ pub fn facts(r: &Report) -> Vec<Fact> {
             let mut f = figure(
                 "Memory",
                 "Bandwidth",
-                Better::Higher,
-                "B/s",
+                (Better::Higher, "B/s", FigureKind::Memory),
                 bw.bytes_per_s(),
                 dd_rate(bw.bytes, bw.elapsed_ns),
             );
+            f.trials = runs_of(bw)
+                .into_iter()
+                .map(|t| trial(t.bytes_per_s(), sampled(&t.samples)))
+                .collect();
             f.end = bw.end.clone();
             f.marks.extend(end_text(&bw.end));
             f.marks.extend(bw.marks.iter().map(mark_text));
@@ -267,20 +291,40 @@ pub fn facts(r: &Report) -> Vec<Fact> {
         let line = format!("{:<6} ({:>2} thread[s])", l.direction.label(), l.jobs);
         let mut marks: Vec<String> = end_text(&l.end).into_iter().collect();
         marks.extend(l.marks.iter().map(mark_text));
-        let figures = [
-            ("MB/s", Better::Higher, l.mb_per_s.trunc()),
-            ("IO/s", Better::Higher, l.iops.trunc()),
-            ("µs avg. lat.", Better::Lower, l.lat_mean_us.trunc()),
+        let size = match bs {
+            BlockSize::K4 => FigureKind::Storage4k,
+            BlockSize::M1 => FigureKind::Storage1M,
+        };
+        // The samples are the line's IO/s. MB/s is IO/s times the block
+        // size: the same relative spread. The latency has no samples of its
+        // own; with a fixed number of jobs each waiting for its I/O, the
+        // mean latency is jobs / (IO/s) (Little's law), so to first order
+        // its relative spread is the IO/s's, which it borrows.
+        let runs: Vec<(&crate::dd_io::LineResult, Option<Summary>)> = runs_of(l)
+            .into_iter()
+            .map(|t| (&**t, sampled(&t.samples)))
+            .collect();
+        type Pick = fn(&crate::dd_io::LineResult) -> f64;
+        let figures: [(&str, Better, FigureKind, Pick); 3] = [
+            ("MB/s", Better::Higher, size, |l| l.mb_per_s.trunc()),
+            ("IO/s", Better::Higher, size, |l| l.iops.trunc()),
+            ("µs avg. lat.", Better::Lower, FigureKind::Latency, |l| {
+                l.lat_mean_us.trunc()
+            }),
         ];
-        for (unit, better, value) in figures {
+        for (unit, better, kind, pick) in figures {
+            let value = pick(l);
             let mut f = figure(
                 &section,
                 format!("{line} {unit}"),
-                better,
-                unit,
+                (better, unit, kind),
                 value,
                 format!("{}", value.max(0.0) as u64),
             );
+            f.trials = runs
+                .iter()
+                .map(|(t, within)| trial(pick(t), within.clone()))
+                .collect();
             f.marks = marks.clone();
             f.end = l.end.clone();
             if better == Better::Lower {
@@ -295,6 +339,35 @@ pub fn facts(r: &Report) -> Vec<Fact> {
     }
     v.extend(super::facts_extended::facts_extended(r));
     v
+}
+
+/// Every run of one timed step: the step itself, or with `--repeat` each
+/// of its trials. The one place that reads a step's trials: each becomes
+/// one trial of the figure, for the side its report belongs to.
+fn runs_of<M>(step: &Repeated<M>) -> Vec<&M> {
+    if step.trials.is_empty() {
+        vec![&step.step]
+    } else {
+        step.trials.iter().map(|t| &t.step).collect()
+    }
+}
+
+/// The summary of a step's sub-interval samples, when it has any.
+fn sampled(s: &crate::samples::Samples) -> Option<Summary> {
+    if s.samples.is_empty() {
+        return None;
+    }
+    let finite: Vec<f64> = s
+        .samples
+        .iter()
+        .copied()
+        .filter(|x| x.is_finite())
+        .collect();
+    Summary::of(&finite)
+}
+
+fn trial(value: f64, within: Option<Summary>) -> Trial {
+    Trial { value, within }
 }
 
 /// `vda (ext4)`, `dm-1`, or what is known of the storage benchmarked.

@@ -9,11 +9,12 @@
 //! Each figure's value is the figure as the text prints it (rounded to
 //! its printed decimals), so that a report's text and JSON give one value.
 
-use super::facts::{Better, Fact, Method};
+use super::facts::{Better, Fact, FigureKind, Method};
 use crate::end::End;
 use crate::membw::dram::DramRun;
 use crate::model::{BlockSize, Report};
 use crate::report::text::{device_details_line, end_text, mark_text};
+use crate::stats::Trial;
 
 const CPU: &str = "Extended: CPU";
 const MEMORY: &str = "Extended: Memory (DRAM, STREAM-like)";
@@ -24,6 +25,8 @@ fn info(section: &str, label: String, text: String) -> Fact {
         section: section.into(),
         label,
         figure: None,
+        kind: None,
+        trials: Vec::new(),
         value: None,
         text,
         marks: Vec::new(),
@@ -42,11 +45,21 @@ fn figure(
     decimals: usize,
 ) -> Fact {
     let text = format!("{v:.decimals$}");
+    let value = text.parse().unwrap_or(v);
+    // The kind whose run-to-run spread the figure shares (used only when a
+    // trial has samples; extended figures have none: the fixed band).
+    let kind = match section {
+        MEMORY => FigureKind::Memory,
+        STORAGE => FigureKind::Latency,
+        _ => FigureKind::CpuLoop,
+    };
     Fact {
         section: section.into(),
         label,
         figure: Some((better, unit)),
-        value: Some(text.parse().unwrap_or(v)),
+        kind: Some(kind),
+        trials: vec![Trial::value(value)],
+        value: Some(value),
         text,
         marks: Vec::new(),
         end: End::Complete,

@@ -1,20 +1,20 @@
-//! The fleet table: one row per report, the key figures as columns, their
-//! median and the outliers.
+//! The fleet table: one row per side (a host, with all its reports), the
+//! key figures as columns, their median and the outliers by the robust
+//! rule of [`crate::stats::fleet`].
 
 use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::comparison::ReportInfo;
 use super::facts::{Better, Method};
 use super::load::Input;
+use super::sides::Side;
 use crate::dd_io::Direction;
 use crate::model::{BlockSize, Report};
+use crate::stats::describe::median;
+use crate::stats::fleet::{fleet_outliers, FLOOR, Z_CUT};
 
-/// In the fleet table, a figure this much worse than the median is marked.
-pub const OUTLIER_BEYOND: f64 = 0.15;
-
-/// The fleet table: one row per report, the key figures as columns.
+/// The fleet table: one row per side, the key figures as columns.
 #[derive(Debug, Clone, Serialize)]
 pub struct FleetTable {
     /// The columns' headings.
@@ -37,12 +37,13 @@ pub struct FleetColumn {
     pub better: Better,
 }
 
-/// A report's row of the fleet table.
+/// A side's row of the fleet table.
 #[derive(Debug, Clone, Serialize)]
 pub struct FleetRow {
-    /// The report's name.
+    /// The side's name.
     pub name: String,
-    /// The figures (`null` when the report lacks it).
+    /// The figures, the median of the side's reports' (`null` when they
+    /// lack it).
     pub values: Vec<Option<f64>>,
     /// Per figure, why it is flagged as an outlier ([`outliers`]), `None`
     /// where it is not; the JSON says `true` where flagged.
@@ -145,24 +146,35 @@ fn cpu_method(r: &Report, cut: bool) -> Option<Tag> {
     }))
 }
 
-fn median(mut v: Vec<f64>) -> Option<f64> {
-    if v.is_empty() {
-        return None;
+/// A side's key figure: the median of its reports' figures when they
+/// share one tag; else the first report's, not comparable.
+fn side_cell(cells: &[&KeyCell]) -> KeyCell {
+    let present: Vec<&(f64, Option<Tag>)> = cells.iter().filter_map(|c| c.as_ref()).collect();
+    let first = present.first()?;
+    let tag = &first.1;
+    if present.iter().all(|c| c.1 == *tag) {
+        let values: Vec<f64> = present.iter().map(|c| c.0).collect();
+        return Some((median(&values)?, tag.clone()));
     }
-    v.sort_by(|a, b| a.total_cmp(b));
-    let n = v.len();
-    Some(if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    })
+    Some((first.0, Some(Tag::Ended)))
 }
 
-/// The fleet table of `inputs`.
-pub fn fleet_table(inputs: &[Input], reports: &[ReportInfo]) -> FleetTable {
-    let cells: Vec<Vec<KeyCell>> = inputs
+/// The fleet table of `sides`.
+pub fn fleet_table(inputs: &[Input], sides: &[Side]) -> FleetTable {
+    let per_report: Vec<Vec<KeyCell>> = inputs
         .iter()
         .map(|i| KEY_FIGURES.iter().map(|k| (k.3)(&i.report)).collect())
+        .collect();
+    let cells: Vec<Vec<KeyCell>> = sides
+        .iter()
+        .map(|s| {
+            (0..KEY_FIGURES.len())
+                .map(|c| {
+                    let of: Vec<&KeyCell> = s.reports.iter().map(|&n| &per_report[n][c]).collect();
+                    side_cell(&of)
+                })
+                .collect()
+        })
         .collect();
     // A figure is comparable when its method is the most common one of its
     // column (CPU figures: the loop definition most reports used).
@@ -200,7 +212,7 @@ pub fn fleet_table(inputs: &[Input], reports: &[ReportInfo]) -> FleetTable {
         .collect();
     let rows = cells
         .iter()
-        .zip(reports)
+        .zip(sides)
         .enumerate()
         .map(|(n, (row, info))| FleetRow {
             name: info.name.clone(),
@@ -227,39 +239,41 @@ pub fn fleet_table(inputs: &[Input], reports: &[ReportInfo]) -> FleetTable {
     }
 }
 
-/// The outlier rule, in words: what `*` and the page's red dots mean.
+/// The outlier rule, in words: what `*`, the page's red dots and "why
+/// flagged" mean. The fleet table's legend and the page's read it here.
 pub fn outlier_rule() -> String {
     format!(
-        "more than {} % worse than the median",
-        (OUTLIER_BEYOND * 100.0) as u32
+        "robust z beyond {Z_CUT} on the worse side (modified z-score: the distance to the median over 1.4826 \u{d7} the MAD) and more than {} % worse than the median",
+        (FLOOR * 100.0).round()
     )
 }
 
 /// The outlier rule, for one key figure: the median of the comparable
-/// figures (`comparable[n]`: report `n`'s figure, `None` when it lacks it
-/// or it does not compare), and for each report why its figure is flagged
-/// (`None`: it is not). Flagged: more than [`OUTLIER_BEYOND`] worse than
-/// the median in the figure's direction. The fleet table and every
-/// renderer take the decision and its reason from here.
+/// figures (`comparable[n]`: side `n`'s figure, `None` when it lacks it or
+/// it does not compare), and for each side why its figure is flagged
+/// (`None`: it is not). Flagged by [`fleet_outliers`]: a modified z-score
+/// (Iglewicz & Hoaglin) beyond [`Z_CUT`] on the worse side and more than
+/// [`FLOOR`] worse than the median. The fleet table and every renderer
+/// take the decision and its reason from here.
 pub fn outliers(comparable: &[Option<f64>], better: Better) -> (Option<f64>, Vec<Option<String>>) {
-    let m = median(comparable.iter().flatten().copied().collect());
-    let why = comparable
+    let (at, values): (Vec<usize>, Vec<f64>) = comparable
         .iter()
-        .map(|v| {
-            let (v, m) = ((*v)?, m.filter(|m| *m > 0.0)?);
-            let off = match better {
-                Better::Higher if v < m * (1.0 - OUTLIER_BEYOND) => (1.0 - v / m, "below"),
-                Better::Lower if v > m * (1.0 + OUTLIER_BEYOND) => (v / m - 1.0, "above"),
-                _ => return None,
-            };
-            Some(format!(
-                "{:.0} % {} the median (the limit: {} % worse)",
-                off.0 * 100.0,
-                off.1,
-                (OUTLIER_BEYOND * 100.0) as u32
-            ))
-        })
-        .collect();
+        .enumerate()
+        .filter_map(|(n, v)| v.map(|v| (n, v)))
+        .unzip();
+    let m = median(&values);
+    let mut why = vec![None; comparable.len()];
+    let side = match better {
+        Better::Higher => "below",
+        Better::Lower => "above",
+    };
+    for o in fleet_outliers(&values, better) {
+        why[at[o.index]] = Some(format!(
+            "{:.0} % {side} the median, robust z {:.1} (limit {Z_CUT})",
+            o.worse_by * 100.0,
+            o.z
+        ));
+    }
     (m, why)
 }
 
@@ -273,51 +287,49 @@ mod tests {
     use super::*;
 
     #[test]
-    fn medians() {
-        assert_eq!(median(vec![3.0, 1.0, 2.0]), Some(2.0));
-        assert_eq!(median(vec![4.0, 1.0, 2.0, 3.0]), Some(2.5));
-        assert_eq!(median(vec![]), None);
-    }
-
-    #[test]
-    fn outliers_are_more_than_15_percent_worse_than_the_median() {
-        let (m, why) = outliers(
-            &[
-                Some(100.0),
-                Some(100.0),
-                Some(100.0),
-                Some(84.0),
-                Some(86.0),
-                None,
-            ],
-            Better::Higher,
-        );
-        assert_eq!(m, Some(100.0));
+    fn outliers_by_the_robust_rule_say_why() {
+        // The hosts of stats::fleet's reference test (numpy: z of 850 is
+        // -16.9187, of 1200 +22.4271; the median 1000.5).
+        let hosts = [
+            1000.0, 1012.0, 995.0, 1003.0, 990.0, 1007.0, 850.0, 1001.0, 1200.0, 998.0,
+        ];
+        let mut v: Vec<Option<f64>> = hosts.iter().copied().map(Some).collect();
+        v.push(None);
+        let (m, why) = outliers(&v, Better::Higher);
+        assert_eq!(m, Some(1000.5));
         assert_eq!(
-            why[3].as_deref(),
-            Some("16 % below the median (the limit: 15 % worse)")
+            why[6].as_deref(),
+            Some("15 % below the median, robust z -16.9 (limit 3.5)")
         );
         assert_eq!(why.iter().filter(|w| w.is_some()).count(), 1, "{why:?}");
         // latency: higher is worse
-        let (m, why) = outliers(
-            &[
-                Some(40.0),
-                Some(40.0),
-                Some(40.0),
-                Some(48.0),
-                Some(45.0),
-                Some(20.0),
-            ],
-            Better::Lower,
-        );
-        assert_eq!(m, Some(40.0));
+        let (_, why) = outliers(&v, Better::Lower);
         assert_eq!(
-            why[3].as_deref(),
-            Some("20 % above the median (the limit: 15 % worse)")
+            why[8].as_deref(),
+            Some("20 % above the median, robust z 22.4 (limit 3.5)")
         );
         assert_eq!(why.iter().filter(|w| w.is_some()).count(), 1, "{why:?}");
+        // equal hosts and one 3 % slower: within the floor
+        let (_, why) = outliers(
+            &[Some(100.0), Some(100.0), Some(100.0), Some(97.0)],
+            Better::Higher,
+        );
+        assert!(why.iter().all(Option::is_none));
         // a zero median flags nothing
         let (_, why) = outliers(&[Some(0.0), Some(0.0), Some(5.0)], Better::Lower);
         assert!(why.iter().all(Option::is_none));
+        assert!(outlier_rule().contains("3.5") && outlier_rule().contains("5 %"));
+    }
+
+    #[test]
+    fn a_side_of_several_reports_is_their_median() {
+        let m = Some(Tag::Method(Method::Loop(1)));
+        let c = |v: f64| Some((v, m.clone()));
+        let (a, b, d) = (c(10.0), c(30.0), c(20.0));
+        assert_eq!(side_cell(&[&a, &b, &d]), Some((20.0, m.clone())));
+        let ended = Some((5.0, Some(Tag::Ended)));
+        assert_eq!(side_cell(&[&a, &ended]).unwrap().1, Some(Tag::Ended));
+        assert_eq!(side_cell(&[&None, &a]), a);
+        assert_eq!(side_cell(&[&None]), None);
     }
 }

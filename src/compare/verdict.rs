@@ -1,28 +1,89 @@
-//! Verdicts: one report's figure or line against the reference's, within
-//! ±5 % equal, else better or worse by the figure's direction, or not
-//! comparable and why.
+//! Verdicts: one side's figure or line against the reference side's.
+//!
+//! Figures are judged from their own noise by [`crate::stats::judge_all`],
+//! all the figures of a pair of sides as one family: the ratio B/A with an
+//! interval, read against the ±5 % margin (the original's README warns not
+//! to over-interpret ±5 %): *better* / *worse* when the whole interval lies
+//! beyond it, *equal* (≈) when the whole interval lies within it,
+//! *inconclusive* (~) when it straddles a bound, with the runs a side that
+//! would decide. What the interval rests on: the trials' own spread with 3
+//! or more a side; with fewer, the noise within each run (its sub-interval
+//! samples) plus a run-to-run spread assumed per kind of figure
+//! ([`assumed_run_cv`]); without samples (the bash original, older
+//! reports), the fixed ±5 % band on the ratio, as before. Information
+//! lines read same or different; figures measured differently, or whose
+//! step did not run its whole time, are not comparable, with the reason.
 
 use serde::Serialize;
 
-use super::facts::{Better, Fact, Method};
+use super::facts::{Better, Fact, FigureKind, Method};
 use crate::report::text::end_text;
+use crate::stats::{
+    judge_all, Family, FigureInput, Judgement, RatioInterval, RunsNeeded, Spread, Trial,
+    Verdict as Stat,
+};
 
-/// Differences within this fraction read as equal.
-pub const EQUAL_WITHIN: f64 = 0.05;
+/// The practical margin: differences within it read as equal.
+pub const EQUAL_WITHIN: f64 = crate::stats::verdict::DEFAULT_MARGIN;
 
-/// The verdict on one report's figure or line, against the first report.
+/// The run-to-run coefficient of variation assumed for a kind of figure
+/// when a side has only 1 or 2 trials of it (with 3 or more, it is
+/// measured), and where the value comes from.
+///
+/// Measured on the development machine, a 2-vCPU KVM guest on virtio
+/// shared with other engineers' builds (load average 4 to 11): twelve runs
+/// of `quickbench 3 --json` back to back, the CV across runs of each
+/// figure, then the median over the figures of a kind:
+///
+/// | kind | median CV (range over its figures) | steps with a mark |
+/// | --- | --- | --- |
+/// | CPU loop steps | 0.35 (0.29-0.41) | 24 of 24 (busy) |
+/// | memory bandwidth | 0.30 | 11 of 12 |
+/// | 4k lines (IO/s; MB/s alike) | 0.22 (0.14-0.32) | 36 of 72 |
+/// | 1M lines (IO/s; MB/s alike) | 0.23 (0.14-0.32) | 21 of 72 |
+/// | latency | 0.24 (0.12-0.73) | 57 of 144 |
+///
+/// A quiet host varies far less (a few % for the CPU loop), but a claim
+/// must hold on the hosts where it is made; with one or two reports a side
+/// these values make most figures read ~, which is what two runs on a
+/// busy shared host support. Three reports a side (or `--repeat 3`)
+/// measure the spread instead, and the comparison's legend says which was
+/// done.
+pub fn assumed_run_cv(kind: FigureKind) -> f64 {
+    match kind {
+        FigureKind::CpuLoop => 0.35,
+        FigureKind::Memory => 0.30,
+        FigureKind::Storage4k => 0.22,
+        FigureKind::Storage1M => 0.23,
+        FigureKind::Latency => 0.24,
+    }
+}
+
+/// Every kind of figure, in report order, with its name for the legend.
+pub const KINDS: [(FigureKind, &str); 5] = [
+    (FigureKind::CpuLoop, "CPU loop"),
+    (FigureKind::Memory, "memory"),
+    (FigureKind::Storage4k, "4k lines"),
+    (FigureKind::Storage1M, "1M lines"),
+    (FigureKind::Latency, "latency"),
+];
+
+/// The verdict on one side's figure or line, against the first side.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "verdict")]
 pub enum Verdict {
-    /// The first report: what the others are compared with.
+    /// The first side: what the others are compared with.
     Reference,
-    /// Within ±5 %.
+    /// The whole interval of B/A within ±5 % (≈); on the fixed band, the
+    /// ratio within ±5 %.
     Equal,
-    /// Beyond 5 %, in the figure's better direction.
+    /// The whole interval beyond 5 %, in the figure's better direction.
     Better,
-    /// Beyond 5 %, in the worse direction.
+    /// The whole interval beyond 5 %, in the worse direction.
     Worse,
-    /// An information line, the same as the first report's.
+    /// The interval straddles a bound of the margin (~): more runs decide.
+    Inconclusive,
+    /// An information line, the same as the first side's.
     Same,
     /// An information line that differs.
     Different,
@@ -31,44 +92,66 @@ pub enum Verdict {
         /// Why.
         why: String,
     },
-    /// The line is not in this report (or not in the first one).
+    /// The line is not in this side (or not in the first one).
     Missing,
 }
 
-/// The verdict on report `n`'s line (`cell`) against the first report's
-/// (`reference`).
-pub fn verdict(n: usize, reference: Option<&Fact>, cell: Option<&Fact>) -> Verdict {
-    let Some(c) = cell else {
-        return Verdict::Missing;
-    };
-    if n == 0 {
-        return Verdict::Reference;
-    }
-    let Some(a) = reference else {
-        return Verdict::Missing;
-    };
-    match c.figure {
-        None if c.text == a.text => Verdict::Same,
-        None => Verdict::Different,
-        Some((better, _)) => judge(a, c, better),
-    }
+/// How a figure was judged: the statistics behind its verdict.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Judged {
+    /// Trials of the reference side (A).
+    pub n_a: usize,
+    /// Trials of this side (B).
+    pub n_b: usize,
+    /// The point estimate of B/A.
+    pub ratio: f64,
+    /// The interval of B/A the verdict reads (`null` on the fixed band).
+    pub interval: Option<RatioInterval>,
+    /// The margin: within ±`margin` of 1 is equal.
+    pub margin: f64,
+    /// What the interval knows of the run-to-run spread: `measured` (3 or
+    /// more trials a side), `within_run_only` (assumed), `none` (the fixed
+    /// band: no samples).
+    pub spread: Spread,
+    /// The p-value of "B/A lies beyond the margin" (`null`: fixed band).
+    pub p_value: Option<f64>,
+    /// That p-value adjusted over the pair's figures (Benjamini–Hochberg).
+    pub p_adjusted: Option<f64>,
+    /// For an inconclusive figure: the runs a side that would decide.
+    pub runs_needed: Option<RunsNeeded>,
+    /// The percentile bootstrap interval of median(B)/median(A) at the same
+    /// level (3 or more trials a side; shown, not used by the verdict).
+    pub bootstrap: Option<(f64, f64)>,
+    /// The verdict as the text shows it: `≈ x1.03 [0.99, 1.07]`.
+    pub words: String,
 }
 
-/// The figure of `cell` over the first report's, where the two compare.
-pub fn ratio(reference: Option<&Fact>, cell: Option<&Fact>) -> Option<f64> {
-    match (reference.and_then(|f| f.value), cell.and_then(|f| f.value)) {
-        (Some(a), Some(b)) if a > 0.0 && comparable(reference, cell).is_none() => Some(b / a),
-        _ => None,
-    }
+/// One side's view of a line: the facts of its reports merged.
+#[derive(Debug, Clone)]
+pub struct SideFact {
+    /// The figure's direction and unit, for a figure.
+    pub figure: Option<(Better, &'static str)>,
+    /// The figure's kind.
+    pub kind: Option<FigureKind>,
+    /// The figure: the report's, or the median of the side's reports'.
+    pub value: Option<f64>,
+    /// As printed (a figure of several reports: their median).
+    pub text: String,
+    /// The marks of every report of the side, each once.
+    pub marks: Vec<String>,
+    /// Why the side's reports do not add up to one figure (a line cut
+    /// short in one of them, two loop definitions), if they do not.
+    pub conflict: Option<String>,
+    /// The method all its reports share.
+    pub method: Option<Method>,
+    /// Every trial of the figure in the side.
+    pub trials: Vec<Trial>,
 }
 
-/// Why two facts' figures cannot be compared, if they cannot.
-fn comparable(a: Option<&Fact>, b: Option<&Fact>) -> Option<String> {
-    let (a, b) = (a?, b?);
-    // Load and cache marks are shown beside the figures; a line cut short
-    // or stopped has no figure to compare.
-    if let Some(how) = [&a.end, &b.end].into_iter().find_map(end_text) {
-        return Some(format!("a line {how}"));
+/// Why two sides' figures cannot be compared, if they cannot.
+fn comparable(a: &SideFact, b: &SideFact) -> Option<String> {
+    if let Some(why) = a.conflict.as_ref().or(b.conflict.as_ref()) {
+        return Some(why.clone());
     }
     if a.method != b.method {
         return Some(match (a.method, b.method) {
@@ -82,21 +165,100 @@ fn comparable(a: Option<&Fact>, b: Option<&Fact>) -> Option<String> {
     None
 }
 
-fn judge(a: &Fact, b: &Fact, better: Better) -> Verdict {
-    if let Some(why) = comparable(Some(a), Some(b)) {
-        return Verdict::NotComparable { why };
+/// Why a side's facts do not make one figure: a line that did not run its
+/// whole time in one of its reports (load and cache marks are shown
+/// beside the figures; a line cut short or stopped has no figure), or
+/// methods that differ within the side.
+pub fn conflict(facts: &[&Fact]) -> Option<String> {
+    if let Some(how) = facts.iter().find_map(|f| end_text(&f.end)) {
+        return Some(format!("a line {how}"));
     }
-    match (a.value, b.value) {
-        (Some(x), Some(y)) if x > 0.0 => {
-            let r = y / x;
-            if (r - 1.0).abs() <= EQUAL_WITHIN + 1e-9 {
-                Verdict::Equal
-            } else if (r > 1.0) == (better == Better::Higher) {
-                Verdict::Better
+    if facts.iter().any(|f| f.method != facts[0].method) {
+        return Some("measured differently within a side".into());
+    }
+    None
+}
+
+/// The verdicts of side `b` against side `a` (the reference) on every
+/// line: `lines[i]` holds the two sides' views of line i. All the
+/// figures that compare are judged together, one family.
+pub fn judge_pair(
+    lines: &[(Option<&SideFact>, Option<&SideFact>)],
+) -> Vec<(Verdict, Option<Judged>)> {
+    let mut out: Vec<(Verdict, Option<Judged>)> = Vec::with_capacity(lines.len());
+    let mut family: Vec<FigureInput> = Vec::new();
+    let mut slot: Vec<usize> = Vec::new();
+    for (i, (a, b)) in lines.iter().enumerate() {
+        let (Some(a), Some(b)) = (a, b) else {
+            out.push((Verdict::Missing, None));
+            continue;
+        };
+        let Some((better, _)) = b.figure.or(a.figure) else {
+            let v = if a.text == b.text {
+                Verdict::Same
             } else {
-                Verdict::Worse
-            }
+                Verdict::Different
+            };
+            out.push((v, None));
+            continue;
+        };
+        if let Some(why) = comparable(a, b) {
+            out.push((Verdict::NotComparable { why }, None));
+            continue;
         }
+        let positive =
+            |t: &[Trial]| !t.is_empty() && t.iter().all(|t| t.value.is_finite() && t.value > 0.0);
+        if positive(&a.trials) && positive(&b.trials) {
+            let cv = b.kind.or(a.kind).map_or(0.10, assumed_run_cv);
+            family.push(FigureInput::new(
+                better,
+                cv,
+                a.trials.clone(),
+                b.trials.clone(),
+            ));
+            slot.push(i);
+            out.push((Verdict::Missing, None));
+        } else {
+            out.push((zero(a.value, b.value), None));
+        }
+    }
+    for (i, j) in slot.into_iter().zip(judge_all(&family, &Family::default())) {
+        let (a, b) = (lines[i].0.unwrap(), lines[i].1.unwrap());
+        out[i] = match j {
+            Ok(j) => {
+                let v = verdict_of(&j);
+                let words = words(&v, &j);
+                (
+                    v,
+                    Some(Judged {
+                        n_a: a.trials.len(),
+                        n_b: b.trials.len(),
+                        ratio: j.ratio,
+                        interval: j.interval,
+                        margin: EQUAL_WITHIN,
+                        spread: j.spread,
+                        p_value: j.p_value,
+                        p_adjusted: j.p_adjusted,
+                        runs_needed: j.runs_needed,
+                        bootstrap: j.bootstrap,
+                        words,
+                    }),
+                )
+            }
+            Err(e) => (
+                Verdict::NotComparable {
+                    why: e.why.to_string(),
+                },
+                None,
+            ),
+        };
+    }
+    out
+}
+
+/// A figure that is zero in a side: equal when both are, else no ratio.
+fn zero(a: Option<f64>, b: Option<f64>) -> Verdict {
+    match (a, b) {
         (Some(x), Some(y)) if x == y => Verdict::Equal,
         _ => Verdict::NotComparable {
             why: "a zero figure has no ratio".into(),
@@ -104,101 +266,153 @@ fn judge(a: &Fact, b: &Fact, better: Better) -> Verdict {
     }
 }
 
+fn verdict_of(j: &Judgement) -> Verdict {
+    match j.verdict {
+        Stat::Better => Verdict::Better,
+        Stat::Worse => Verdict::Worse,
+        Stat::Same => Verdict::Equal,
+        Stat::Inconclusive => Verdict::Inconclusive,
+    }
+}
+
+/// `x1.03`.
+pub fn ratio_text(r: f64) -> String {
+    format!("x{r:.2}")
+}
+
+/// The verdict in words: `≈ x1.03 [0.99, 1.07]`, `x1.12 [1.08, 1.17]
+/// better`, `~ x1.08 [0.93, 1.25] 4 runs a side would decide`; on the
+/// fixed band, `≈ x1.03`, `x1.08 better`.
+fn words(v: &Verdict, j: &Judgement) -> String {
+    let mut r = ratio_text(j.ratio);
+    if let Some(i) = &j.interval {
+        r.push_str(&format!(" [{:.2}, {:.2}]", i.lo, i.hi));
+    }
+    match v {
+        Verdict::Equal => format!("\u{2248} {r}"),
+        Verdict::Better => format!("{r} better"),
+        Verdict::Worse => format!("{r} worse"),
+        _ => match j.runs_needed {
+            Some(RunsNeeded::PerSide { runs, .. }) => {
+                format!("~ {r} {runs} runs a side would decide")
+            }
+            _ => format!("~ {r} cannot decide"),
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::end::End;
+
+    fn side(values: &[f64], better: Better, kind: FigureKind) -> SideFact {
+        SideFact {
+            figure: Some((better, "u")),
+            kind: Some(kind),
+            value: values.first().copied(),
+            text: format!("{}", values[0]),
+            marks: Vec::new(),
+            conflict: None,
+            method: None,
+            trials: values.iter().map(|&v| Trial::value(v)).collect(),
+        }
+    }
+
+    fn one(a: &SideFact, b: &SideFact) -> (Verdict, Option<Judged>) {
+        judge_pair(&[(Some(a), Some(b))]).pop().unwrap()
+    }
 
     #[test]
-    fn the_equal_band_and_directions() {
-        let f = |v: f64, better| Fact {
-            section: "S".into(),
-            label: "x".into(),
-            figure: Some((better, "u")),
-            value: Some(v),
-            text: v.to_string(),
-            marks: Vec::new(),
-            end: crate::end::End::Complete,
-            method: None,
-        };
-        assert_eq!(
-            judge(
-                &f(100.0, Better::Higher),
-                &f(105.0, Better::Higher),
-                Better::Higher
-            ),
-            Verdict::Equal
+    fn without_samples_the_fixed_band_and_directions() {
+        let k = FigureKind::CpuLoop;
+        let f = |v: f64, b| side(&[v], b, k);
+        let h = Better::Higher;
+        assert_eq!(one(&f(100.0, h), &f(105.0, h)).0, Verdict::Equal);
+        assert_eq!(one(&f(100.0, h), &f(94.0, h)).0, Verdict::Worse);
+        let (v, j) = one(&f(100.0, h), &f(106.0, h));
+        assert_eq!(v, Verdict::Better);
+        let j = j.unwrap();
+        assert_eq!(j.spread, Spread::None);
+        assert_eq!(j.interval, None);
+        assert_eq!(j.words, "x1.06 better");
+        let l = Better::Lower;
+        assert_eq!(one(&f(100.0, l), &f(80.0, l)).0, Verdict::Better);
+        assert_eq!(one(&f(100.0, l), &f(120.0, l)).0, Verdict::Worse);
+        // zeros: equal when both are, else no ratio
+        assert_eq!(one(&f(0.0, l), &f(0.0, l)).0, Verdict::Equal);
+        assert!(matches!(
+            one(&f(0.0, h), &f(5.0, h)).0,
+            Verdict::NotComparable { .. }
+        ));
+    }
+
+    #[test]
+    fn five_trials_a_side_give_an_interval_and_a_verdict() {
+        let k = FigureKind::Storage4k;
+        let a = side(&[100.0, 103.0, 98.0, 101.0, 99.5], Better::Higher, k);
+        let b = side(&[120.0, 123.0, 118.0, 121.0, 119.5], Better::Higher, k);
+        let (v, j) = one(&a, &b);
+        assert_eq!(v, Verdict::Better);
+        let j = j.unwrap();
+        assert_eq!((j.n_a, j.n_b), (5, 5));
+        assert_eq!(j.spread, Spread::Measured { n_a: 5, n_b: 5 });
+        let i = j.interval.unwrap();
+        assert!(i.lo > 1.05 && i.lo <= j.ratio && j.ratio <= i.hi, "{j:?}");
+        assert!(
+            j.words.ends_with("better") && j.words.contains('['),
+            "{}",
+            j.words
         );
-        assert_eq!(
-            judge(
-                &f(100.0, Better::Higher),
-                &f(94.0, Better::Higher),
-                Better::Higher
-            ),
-            Verdict::Worse
-        );
-        assert_eq!(
-            judge(
-                &f(100.0, Better::Higher),
-                &f(106.0, Better::Higher),
-                Better::Higher
-            ),
-            Verdict::Better
-        );
-        assert_eq!(
-            judge(
-                &f(100.0, Better::Lower),
-                &f(80.0, Better::Lower),
-                Better::Lower
-            ),
-            Verdict::Better
-        );
-        assert_eq!(
-            judge(
-                &f(100.0, Better::Lower),
-                &f(120.0, Better::Lower),
-                Better::Lower
-            ),
-            Verdict::Worse
-        );
+        // a wide spread straddling the margin: ~ and the runs that decide
+        let a = side(&[100.0, 90.0, 110.0, 95.0, 105.0], Better::Higher, k);
+        let b = side(&[112.0, 99.0, 125.0, 104.0, 118.0], Better::Higher, k);
+        let (v, j) = one(&a, &b);
+        assert_eq!(v, Verdict::Inconclusive);
+        assert!(j.unwrap().words.starts_with("~ x1.1"));
     }
 
     #[test]
     fn the_judge_reads_the_types_not_the_words() {
-        use crate::end::End;
-        let f = |v: f64| Fact {
-            section: "S".into(),
-            label: "x".into(),
-            figure: Some((Better::Higher, "u")),
-            value: Some(v),
-            text: v.to_string(),
-            marks: Vec::new(),
-            end: End::Complete,
-            method: None,
-        };
-        let why = |a: &Fact, b: &Fact| match judge(a, b, Better::Higher) {
+        let f = |v: f64| side(&[v], Better::Higher, FigureKind::CpuLoop);
+        let why = |a: &SideFact, b: &SideFact| match one(a, b).0 {
             Verdict::NotComparable { why } => Some(why),
             _ => None,
         };
+        let fact = |end: End| Fact {
+            section: "S".into(),
+            label: "x".into(),
+            figure: Some((Better::Higher, "u")),
+            kind: Some(FigureKind::CpuLoop),
+            trials: vec![Trial::value(100.0)],
+            value: Some(100.0),
+            text: "100".into(),
+            marks: vec!["interrupted".into()],
+            end,
+            method: None,
+        };
         // A stopped line, whatever its marks say.
-        let mut stopped = f(100.0);
-        stopped.end = End::Stopped {
+        let stopped = fact(End::Stopped {
             error: "/d: read at offset 0: EIO".into(),
             errno: Some(libc::EIO),
             interrupted: false,
-        };
+        });
         assert_eq!(
-            why(&f(100.0), &stopped).as_deref(),
+            conflict(&[&stopped]).as_deref(),
             Some("a line stopped: EIO")
         );
-        let mut cut = f(90.0);
-        cut.end = End::Interrupted;
-        assert_eq!(why(&cut, &stopped).as_deref(), Some("a line interrupted"));
+        let cut = fact(End::Interrupted);
+        assert_eq!(
+            conflict(&[&fact(End::Complete), &cut]).as_deref(),
+            Some("a line interrupted")
+        );
         // Words in the marks decide nothing.
-        let mut worded = f(100.0);
-        worded.marks = vec!["interrupted".into()];
-        assert_eq!(judge(&f(100.0), &worded, Better::Higher), Verdict::Equal);
+        assert_eq!(conflict(&[&fact(End::Complete)]), None);
+        let mut s = f(100.0);
+        s.conflict = conflict(&[&cut]);
+        assert_eq!(why(&f(100.0), &s).as_deref(), Some("a line interrupted"));
         // Methods.
-        let with = |m: Method| Fact {
+        let with = |m: Method| SideFact {
             method: Some(m),
             ..f(100.0)
         };
@@ -213,11 +427,7 @@ mod tests {
             Some("loop v1 against loop v2: other loop definitions")
         );
         assert_eq!(
-            judge(
-                &with(Method::Loop(1)),
-                &with(Method::Loop(1)),
-                Better::Higher
-            ),
+            one(&with(Method::Loop(1)), &with(Method::Loop(1))).0,
             Verdict::Equal
         );
     }

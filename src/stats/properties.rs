@@ -179,12 +179,15 @@ fn aa_rates(seed: u64, n: usize, margin: f64, family: Family) -> (f64, f64) {
 fn an_aa_family_flags_few_figures() {
     // 200 A/A comparisons of 50 figures (the brief asks for at most 5 % of
     // figures flagged on average). Observed share of figures flagged:
+    // - 5 trials a side, BH (the default): 0;
+    // - 8 trials a side, BH: 0;
     // - 5 trials a side, Holm: 0 (0.05/50 is beyond what 5 ranks a side can
     //   reach, 2/252: such figures read Inconclusive, "7 runs a side");
-    // - 8 trials a side, Holm: 0;
     // - 5 trials a side, each figure at 5 % on its own: 0.0011.
     // The 5 % margin does most of the work: a chance difference must also
     // clear it. Without a margin, the error rates themselves show:
+    // - 8 trials a side, BH: 4 % of comparisons flag any figure (all
+    //   nulls true: BH's rate of any false claim, at most 5 %);
     // - 8 trials a side, Holm: 3.5 % of comparisons flag any figure
     //   (the family-wise rate, at most 5 % by Holm's guarantee);
     // - 8 trials a side, per figure: 5.17 % of figures (the exact test at
@@ -193,22 +196,30 @@ fn an_aa_family_flags_few_figures() {
         adjustment: Adjustment::PerFigure,
         ..fast()
     };
-    let (holm5, _) = aa_rates(5, 5, 0.05, fast());
-    let (holm8, _) = aa_rates(6, 8, 0.05, fast());
+    let holm = Family {
+        adjustment: Adjustment::Holm,
+        ..fast()
+    };
+    let (bh5, _) = aa_rates(5, 5, 0.05, fast());
+    let (bh8, _) = aa_rates(6, 8, 0.05, fast());
+    let (holm5, _) = aa_rates(5, 5, 0.05, holm);
     let (single5, _) = aa_rates(7, 5, 0.05, per_figure);
-    assert!(holm5 <= 0.05 && holm8 <= 0.05 && single5 <= 0.05);
-    let (_, family_wise) = aa_rates(11, 8, 0.0, fast());
+    assert!(bh5 <= 0.05 && bh8 <= 0.05 && holm5 <= 0.05 && single5 <= 0.05);
+    let (_, bh_wise) = aa_rates(11, 8, 0.0, fast());
+    let (_, family_wise) = aa_rates(11, 8, 0.0, holm);
     let (single8, _) = aa_rates(12, 8, 0.0, per_figure);
+    assert!(bh_wise <= 0.08, "BH, any false claim {bh_wise}");
     assert!(family_wise <= 0.08, "family-wise {family_wise}");
     assert!((0.02..=0.065).contains(&single8), "per figure {single8}");
 }
 
 #[test]
-fn verdicts_agree_with_the_holm_adjusted_p_values() {
+fn verdicts_agree_with_the_adjusted_p_values() {
     // Whatever the data (ranks exact or with ties, within-run noise only),
-    // a figure is Better or Worse exactly when its Holm-adjusted p-value of
-    // "beyond the margin" is within alpha: the interval read at Holm's level
-    // and the test are one. Also: the direction follows the ratio.
+    // a figure is Better or Worse exactly when its adjusted p-value of
+    // "beyond the margin" (BH, the default, and Holm) is within alpha: the
+    // interval read at the level the procedure gives it and the test are
+    // one. Also: the direction follows the ratio.
     let mut rng = Rng::new(8);
     let mut seen = [0usize; 4];
     for seed in 0..300 {
@@ -247,10 +258,30 @@ fn verdicts_agree_with_the_holm_adjusted_p_values() {
             };
             family.push(f);
         }
-        for (f, j) in family.iter().zip(judge_all(&family, &fast())) {
+        let holm = Family {
+            adjustment: Adjustment::Holm,
+            ..fast()
+        };
+        let both = judge_all(&family, &fast())
+            .into_iter()
+            .zip(&family)
+            .chain(judge_all(&family, &holm).into_iter().zip(&family));
+        for (k, (j, f)) in both.enumerate() {
             let j = j.unwrap();
             let adjusted = j.p_adjusted.unwrap();
-            assert_eq!(flagged(j.verdict), adjusted <= 0.05, "seed {seed}: {j:?}");
+            // Whole units (i % 5 == 0) can put a pairwise ratio exactly on
+            // the margin (42/40 = 1.05): the asymptotic p-value at the
+            // margin then counts that tie, the interval's steps do not, and
+            // the two may differ by a hair. The verdict is read from the
+            // interval, so there it may only be the more cautious of the two.
+            if k % family.len() % 5 == 0 {
+                assert!(
+                    !flagged(j.verdict) || adjusted <= 0.05,
+                    "seed {seed}: {j:?}"
+                );
+            } else {
+                assert_eq!(flagged(j.verdict), adjusted <= 0.05, "seed {seed}: {j:?}");
+            }
             let up = (j.ratio > 1.0) == (f.better == Better::Higher);
             match j.verdict {
                 Verdict::Better => assert!(up),

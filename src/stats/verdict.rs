@@ -35,23 +35,31 @@
 //!   known of the noise and the result says so.
 //!
 //! Across the figures of one comparison, claims of a difference are
-//! controlled family-wise by Holm's procedure (see [`super::adjust`]): each
-//! figure's interval is read at the level Holm gives it, so that an A/A
-//! comparison of a whole report flags a figure by chance in at most about
-//! one comparison in twenty.
+//! controlled by the Benjamini–Hochberg procedure at q = 5 % by default
+//! (see [`super::adjust`]): each figure's interval is read at the level
+//! [`super::adjust::bh_levels`] gives it (the FCR-adjusted intervals of
+//! Benjamini & Yekutieli, JASA 100, 2005), so the verdict always agrees
+//! with the interval shown. In an A/A comparison every null is true and BH
+//! then keeps the chance of any false claim at q: a whole report flags a
+//! figure by chance in at most about one comparison in twenty. Holm
+//! ([`Adjustment::Holm`]) controls that chance whatever the truth, but its
+//! first claim needs α/m.
 //!
 //! A rank interval cannot be narrower than its sample sizes allow: with n
 //! trials a side the smallest two-sided level is 2/C(2n, n) (0.1 at 3,
 //! 0.029 at 4, 0.0079 at 5, 0.0022 at 6, 0.00058 at 7). When the level a
-//! figure needs is out of reach (e.g. 0.05/50 with 5 trials a side), the
-//! interval shown is the widest one, at the confidence it does have, and
-//! the verdict is Inconclusive with the runs that would reach it.
+//! figure needs is out of reach (e.g. Holm's 0.05/50 with 5 trials a side,
+//! or BH's q/m for a figure that differs alone), the interval shown is the
+//! widest one, at the confidence it does have, and the verdict is
+//! Inconclusive with the runs that would reach it. Under BH, figures that
+//! differ together (a slower disk: all storage lines) lift each other's
+//! levels up to q, which 5 trials a side reach.
 
 use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::adjust::{holm, holm_levels};
+use super::adjust::{benjamini_hochberg, bh_levels, holm, holm_levels};
 use super::bootstrap::{median_ratio_interval, resamples_for, seed_of, RESAMPLES};
 use super::describe::{median, Summary};
 use super::dist::{t_cdf, t_quantile, t_sf};
@@ -60,7 +68,7 @@ use super::Better;
 
 /// The practical margin: differences within ±5 % read as the same.
 pub const DEFAULT_MARGIN: f64 = 0.05;
-/// The family-wise error rate of the claims of one comparison.
+/// The error rate of the claims of one comparison (BH's q, or Holm's α).
 pub const FAMILY_ALPHA: f64 = 0.05;
 /// Trials a side from which the run-to-run spread is measured.
 pub const MEASURED_FROM: usize = 3;
@@ -134,6 +142,10 @@ impl FigureInput {
 /// How the claims of a family are controlled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Adjustment {
+    /// Benjamini–Hochberg at q = alpha, with FCR-adjusted intervals: false
+    /// claims at most alpha of the claims, and any false claim at most
+    /// alpha when nothing differs.
+    BenjaminiHochberg,
     /// Holm's step-down procedure: family-wise error at alpha.
     Holm,
     /// Each figure at alpha on its own (as benchstat does): about alpha of
@@ -157,7 +169,7 @@ impl Default for Family {
     fn default() -> Self {
         Family {
             alpha: FAMILY_ALPHA,
-            adjustment: Adjustment::Holm,
+            adjustment: Adjustment::BenjaminiHochberg,
             bootstrap_resamples: RESAMPLES,
         }
     }
@@ -240,7 +252,7 @@ pub struct Judgement {
     pub interval: Option<RatioInterval>,
     /// The p-value of "B differs from A beyond the margin".
     pub p_value: Option<f64>,
-    /// That p-value adjusted across the family (Holm).
+    /// That p-value adjusted across the family (BH or Holm).
     pub p_adjusted: Option<f64>,
     /// What the interval knows of the run-to-run spread.
     pub spread: Spread,
@@ -470,7 +482,7 @@ fn runs_needed(
 }
 
 /// Judges every figure of one comparison, with the claims controlled
-/// across the family (Holm by default). Figures that cannot be judged (an
+/// across the family (Benjamini–Hochberg by default). Figures that cannot be judged (an
 /// empty side, a zero value) are left out of the family and come back as
 /// `Err`; figures on the fixed band have no p-value and are left out too.
 pub fn judge_all(figures: &[FigureInput], family: &Family) -> Vec<Result<Judgement, Unjudgeable>> {
@@ -490,6 +502,7 @@ pub fn judge_all(figures: &[FigureInput], family: &Family) -> Vec<Result<Judgeme
         })
         .collect();
     let (levels, adjusted) = match family.adjustment {
+        Adjustment::BenjaminiHochberg => (bh_levels(&p, family.alpha), benjamini_hochberg(&p)),
         Adjustment::Holm => (holm_levels(&p, family.alpha), holm(&p)),
         Adjustment::PerFigure => (
             p.iter()
@@ -822,7 +835,11 @@ mod tests {
         let same = FigureInput::new(Better::Higher, 0.03, a.clone(), a);
         let mut family = vec![one.clone()];
         family.extend(std::iter::repeat_n(same, 19));
-        let all = judge_all(&family, &Family::default());
+        let holm = Family {
+            adjustment: Adjustment::Holm,
+            ..Family::default()
+        };
+        let all = judge_all(&family, &holm);
         let first = all[0].as_ref().unwrap();
         // The clear 10 % gain survives 20 figures: read at 0.05/20.
         assert_eq!(first.verdict, Verdict::Better);

@@ -7,7 +7,8 @@ pub mod table;
 pub mod text;
 
 use super::comparison::{Comparison, Row};
-use super::verdict::Verdict;
+use super::verdict::{assumed_run_cv, ratio_text, Verdict, EQUAL_WITHIN, KINDS};
+use crate::stats::Spread;
 use crate::units::dd_rate;
 
 /// The `--json` document: the comparison serialized.
@@ -15,44 +16,115 @@ pub fn render_json(c: &Comparison) -> String {
     serde_json::to_string_pretty(c).expect("a comparison serializes") + "\n"
 }
 
-/// The heading of report `n`'s column: `A`, `B` for two reports (the
-/// header says who they are), the report's name for more.
+/// The heading of side `n`'s column: `A`, `B` for two sides (the header
+/// says who they are), the side's name for more.
 fn column(c: &Comparison, n: usize) -> String {
-    if c.reports.len() == 2 {
+    if c.sides.len() == 2 {
         ["A", "B"][n].to_string()
     } else {
-        c.reports[n].name.clone()
+        c.sides[n].name.clone()
     }
 }
 
-fn header_text(c: &Comparison) -> String {
-    let mut out = String::new();
-    for (n, r) in c.reports.iter().enumerate() {
-        let when = r
-            .timestamp_utc
-            .as_deref()
-            .map_or("date unknown".into(), |t| {
-                t.replace('T', " ").replace('Z', " UTC")
-            });
-        let col = column(c, n);
+fn when(t: Option<&str>) -> String {
+    t.map_or("date unknown".into(), |t| {
+        t.replace('T', " ").replace('Z', " UTC")
+    })
+}
+
+/// Who side `n` is: `before.txt (vm (before.txt), quickbench, 2026-...)`
+/// for one report, `vm, 3 reports (a1.json, a2.json, a3.json; quickbench,
+/// 2026-... to 2026-...)` for several.
+pub(super) fn side_text(c: &Comparison, n: usize) -> String {
+    let side = &c.sides[n];
+    let col = column(c, n);
+    if let [only] = side.reports[..] {
+        let r = &c.reports[only];
         let who = if col == r.name {
             String::new()
         } else {
             format!("{}, ", r.name)
         };
-        out.push_str(&format!(
-            "{col}: {} ({who}{}, {when}){}\n",
+        return format!(
+            "{} ({who}{}, {})",
             r.file,
             r.origin,
+            when(r.timestamp_utc.as_deref())
+        );
+    }
+    let reports: Vec<_> = side.reports.iter().map(|&i| &c.reports[i]).collect();
+    let files: Vec<&str> = reports.iter().map(|r| r.file.as_str()).collect();
+    let mut origins: Vec<&str> = reports.iter().map(|r| r.origin).collect();
+    origins.dedup();
+    let mut times: Vec<&str> = reports
+        .iter()
+        .filter_map(|r| r.timestamp_utc.as_deref())
+        .collect();
+    times.sort_unstable();
+    let span = match (times.first(), times.last()) {
+        (Some(a), Some(b)) if a != b => format!("{} to {}", when(Some(a)), when(Some(b))),
+        (Some(a), _) => when(Some(a)),
+        _ => "dates unknown".into(),
+    };
+    format!(
+        "{}, {} reports ({}; {}, {span})",
+        side.name,
+        reports.len(),
+        files.join(", "),
+        origins.join(" and ")
+    )
+}
+
+fn header_text(c: &Comparison) -> String {
+    let mut out = String::new();
+    for n in 0..c.sides.len() {
+        out.push_str(&format!(
+            "{}: {}{}\n",
+            column(c, n),
+            side_text(c, n),
             if n == 0 { ", the reference" } else { "" }
         ));
     }
-    out.push_str(&format!(
-        "Figures relative to {}; within \u{b1}5 % is \u{2248}; latency: lower is better.\n",
-        column(c, 0)
-    ));
+    for l in legend(c) {
+        out.push_str(&l);
+        out.push('\n');
+    }
     for w in &c.warnings {
         out.push_str(&format!("warning: {w}\n"));
+    }
+    out
+}
+
+/// What the verdicts mean, for this comparison: the lines of the legend,
+/// read by the text and the page alike. Only the kinds of judgement that
+/// occur are explained.
+pub fn legend(c: &Comparison) -> Vec<String> {
+    let mut out = vec![format!(
+        "Figures relative to {}, latency: lower is better. B/A [interval]: \u{2248} the whole interval within \u{b1}{} %, better/worse beyond it, ~ it straddles a bound (and the runs a side that would decide); false claims held to 5 % of the figures (Benjamini-Hochberg).",
+        column(c, 0),
+        (EQUAL_WITHIN * 100.0).round()
+    )];
+    let spreads = || {
+        c.rows
+            .iter()
+            .flat_map(|r| r.judged.iter().flatten())
+            .map(|j| j.spread)
+    };
+    if spreads().any(|s| matches!(s, Spread::WithinRunOnly { .. })) {
+        let cvs: Vec<String> = KINDS
+            .iter()
+            .map(|(k, name)| format!("{name} {:.0} %", assumed_run_cv(*k) * 100.0))
+            .collect();
+        out.push(format!(
+            "Run-to-run spread assumed ({}): measured within each run only; 3 reports a side (or --repeat 3) measure it.",
+            cvs.join(", ")
+        ));
+    }
+    if spreads().any(|s| matches!(s, Spread::None)) {
+        out.push(format!(
+            "Figures without samples (the bash original, older reports): the fixed \u{b1}{} % band on the ratio, no interval.",
+            (EQUAL_WITHIN * 100.0).round()
+        ));
     }
     out
 }
@@ -68,20 +140,21 @@ fn cell_text(row: &Row, n: usize) -> String {
 }
 
 fn verdict_words(row: &Row, n: usize) -> String {
+    if let Some(j) = &row.judged[n] {
+        return j.words.clone();
+    }
+    let ratio = || row.ratios[n].map_or("?".into(), ratio_text);
     match &row.verdicts[n] {
         Verdict::Reference => String::new(),
-        Verdict::Equal => format!("\u{2248} {}", ratio_text(row.ratios[n])),
-        Verdict::Better => format!("{} better", ratio_text(row.ratios[n])),
-        Verdict::Worse => format!("{} worse", ratio_text(row.ratios[n])),
+        Verdict::Equal => format!("\u{2248} {}", ratio()),
+        Verdict::Better => format!("{} better", ratio()),
+        Verdict::Worse => format!("{} worse", ratio()),
+        Verdict::Inconclusive => format!("~ {}", ratio()),
         Verdict::Same => "same".into(),
         Verdict::Different => "different".into(),
         Verdict::NotComparable { why } => format!("not comparable: {why}"),
         Verdict::Missing => "missing".into(),
     }
-}
-
-fn ratio_text(r: Option<f64>) -> String {
-    r.map_or("?".into(), |r| format!("x{r:.2}"))
 }
 
 /// A section's title: storage sections name each report's device and
@@ -96,7 +169,7 @@ fn section_title(c: &Comparison, section: &str) -> String {
         .find(|r| r.section == "Storage bandwidth" && r.label == "Storage");
     match storage {
         Some(r) if r.texts.iter().any(|t| *t != r.texts[0]) => {
-            let both: Vec<String> = (0..c.reports.len())
+            let both: Vec<String> = (0..c.sides.len())
                 .map(|n| {
                     format!(
                         "{}: {}",

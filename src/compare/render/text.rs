@@ -1,15 +1,15 @@
-//! The text of a comparison: two reports side by side, or one column per
-//! report.
+//! The text of a comparison: two sides side by side, or one column per
+//! side.
 
 use super::{cell_text, column, header_text, section_title, table::render_table, verdict_words};
 use crate::compare::comparison::{Comparison, Row};
 use crate::compare::style::Style;
 use crate::compare::verdict::Verdict;
 
-/// The text of a comparison: two reports side by side, or one column per
-/// report when they fit `style.width`, else the fleet table.
+/// The text of a comparison: two sides side by side, or one column per
+/// side when they fit `style.width`, else the fleet table.
 pub fn render_text(c: &Comparison, style: &Style, table: bool) -> String {
-    if table || (c.reports.len() > 2 && !columns_fit(c, style.width)) {
+    if table || (c.sides.len() > 2 && !columns_fit(c, style.width)) {
         return render_table(c, style);
     }
     let mut out = header_text(c);
@@ -20,7 +20,7 @@ pub fn render_text(c: &Comparison, style: &Style, table: bool) -> String {
         .max()
         .unwrap_or(0)
         .clamp(10, 40);
-    let widths: Vec<usize> = (0..c.reports.len())
+    let widths: Vec<usize> = (0..c.sides.len())
         .map(|n| {
             c.rows
                 .iter()
@@ -58,7 +58,7 @@ pub fn render_text(c: &Comparison, style: &Style, table: bool) -> String {
         for (n, w) in widths.iter().enumerate() {
             line.push_str(&format!("  {:>w$}", cell_text(r, n), w = *w));
         }
-        let words: Vec<String> = (1..c.reports.len())
+        let words: Vec<String> = (1..c.sides.len())
             .map(|n| style.paint(&verdict_words(r, n), &r.verdicts[n]))
             .collect();
         line.push_str("  ");
@@ -88,7 +88,7 @@ fn info_line(r: &Row, c: &Comparison, label_w: usize, style: &Style) -> String {
         );
     }
     let mut s = format!("{:<label_w$}  ", r.label);
-    let parts: Vec<String> = (0..c.reports.len())
+    let parts: Vec<String> = (0..c.sides.len())
         .map(|n| {
             let t = r.texts[n].clone().unwrap_or_else(|| "(missing)".into());
             style.paint(&format!("{}: {t}", column(c, n)), &r.verdicts[n])
@@ -110,16 +110,17 @@ fn columns_fit(c: &Comparison, width: usize) -> bool {
         .rows
         .iter()
         .filter(|r| r.kind == "figure")
-        .flat_map(|r| (0..c.reports.len()).map(move |n| cell_text(r, n).chars().count()))
+        .flat_map(|r| (0..c.sides.len()).map(move |n| cell_text(r, n).chars().count()))
         .max()
         .unwrap_or(8)
         .max(
-            c.reports
+            c.sides
                 .iter()
                 .map(|r| r.name.chars().count())
                 .max()
                 .unwrap_or(0),
         );
-    // label, a column per report, and the verdicts (about 16 each)
-    label + c.reports.len() * (per + 2) + (c.reports.len() - 1) * 16 <= width
+    // label, a column per side, and the verdicts (about 36 each, with
+    // their interval)
+    label + c.sides.len() * (per + 2) + (c.sides.len() - 1) * 36 <= width
 }

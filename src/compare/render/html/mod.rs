@@ -13,20 +13,20 @@ mod tests;
 
 use std::fmt::Write;
 
-use super::short;
+use super::{legend, short, side_text};
 use crate::compare::comparison::Comparison;
 use svg::esc;
 
 /// The page of `c`. Pure: it reads nothing and measures nothing.
 pub fn html(c: &Comparison) -> String {
     let mut out = String::new();
-    let title = if c.reports.len() == 2 {
+    let title = if c.sides.len() == 2 {
         format!(
             "quickbench compare: {} and {}",
-            c.reports[0].name, c.reports[1].name
+            c.sides[0].name, c.sides[1].name
         )
     } else {
-        format!("quickbench compare: {} reports", c.reports.len())
+        format!("quickbench compare: {} hosts", c.sides.len())
     };
     let _ = write!(
         out,
@@ -45,7 +45,7 @@ pub fn html(c: &Comparison) -> String {
         out.push_str("</ul>\n");
     }
     match &c.table {
-        Some(t) if c.reports.len() > 2 => {
+        Some(t) if c.sides.len() > 2 => {
             out.push_str("<h2>Key figures</h2>\n");
             out.push_str(&fleet::strips(t));
             out.push_str(&fleet::outlier_table(t));
@@ -71,49 +71,44 @@ pub fn html(c: &Comparison) -> String {
     out
 }
 
-/// Who the reports are: A and B by name, or the fleet's list (folded).
+/// Who the sides are: A and B, or the fleet's list (folded); then what
+/// the verdicts mean.
 fn who(c: &Comparison) -> String {
-    let line = |n: usize| {
-        let r = &c.reports[n];
-        let when = r
-            .timestamp_utc
-            .as_deref()
-            .map_or("date unknown".into(), |t| {
-                t.replace('T', " ").replace('Z', " UTC")
-            });
-        (
-            esc(&r.name),
-            esc(&r.file),
-            format!("{}, {}", r.origin, esc(&when)),
-        )
-    };
     let mut out = String::new();
-    if c.reports.len() == 2 {
+    if c.sides.len() == 2 {
         out.push_str("<table class=\"who\">\n");
         for (n, ab) in ["A", "B"].iter().enumerate() {
-            let (name, file, about) = line(n);
             let _ = writeln!(
                 out,
-                "<tr><th>{ab}</th><td class=\"host\">{name}</td><td><code>{file}</code></td><td>{about}{}</td></tr>",
+                "<tr><th>{ab}</th><td class=\"host\">{}</td><td>{}{}</td></tr>",
+                esc(&c.sides[n].name),
+                esc(&side_text(c, n)),
                 if n == 0 { ", the reference" } else { "" }
             );
         }
         out.push_str("</table>\n");
-        return out;
-    }
-    let _ = writeln!(
-        out,
-        "<details class=\"who\"><summary>The {} reports</summary>\n<table>\n<tr><th>host</th><th>file</th><th>made by, when</th></tr>",
-        c.reports.len()
-    );
-    for n in 0..c.reports.len() {
-        let (name, file, about) = line(n);
+    } else {
         let _ = writeln!(
             out,
-            "<tr><td class=\"host\">{name}</td><td><code>{file}</code></td><td>{about}</td></tr>"
+            "<details class=\"who\"><summary>The {} hosts ({} reports)</summary>\n<table>\n<tr><th>host</th><th>reports, made by, when</th></tr>",
+            c.sides.len(),
+            c.reports.len()
         );
+        for n in 0..c.sides.len() {
+            let _ = writeln!(
+                out,
+                "<tr><td class=\"host\">{}</td><td>{}</td></tr>",
+                esc(&c.sides[n].name),
+                esc(&side_text(c, n))
+            );
+        }
+        out.push_str("</table>\n</details>\n");
     }
-    out.push_str("</table>\n</details>\n");
+    out.push_str("<ul class=\"legend\">\n");
+    for l in legend(c) {
+        let _ = writeln!(out, "<li>{}</li>", esc(&l));
+    }
+    out.push_str("</ul>\n");
     out
 }
 
@@ -155,11 +150,12 @@ text.oname{fill:#b3221e;font-weight:600}
 tspan.oval{fill:#555;font-weight:normal}
 rect.band{fill:#dedede}
 line.centre{stroke:#111;stroke-width:1.5}
-.bar.better{fill:#2e7d32}.bar.worse{fill:#c62828}.bar.equal{fill:#8d8d8d}.bar.other{fill:#c98a00}
+.bar.better{fill:#2e7d32}.bar.worse{fill:#c62828}.bar.equal{fill:#8d8d8d}.bar.unsure{fill:#b9b9d6}.bar.other{fill:#c98a00}
+path.whisker{stroke:#111;stroke-width:1.5;fill:none}
 text.words.better{fill:#2e7d32;font-weight:600}text.words.worse{fill:#c62828;font-weight:600}
-text.words.equal{fill:#555}text.words.other{fill:#a86f00}
+text.words.equal{fill:#555}text.words.unsure{fill:#55557a}text.words.other{fill:#a86f00}
 text.values{fill:#444}
 .sw{display:inline-block;width:10px;height:10px;border-radius:50%;vertical-align:-1px;margin:0 3px 0 8px}
 .sw.out{background:#d0312d}.sw.nc{border:1.5px solid #888;width:8px;height:8px}
-.sw.better{background:#2e7d32;border-radius:2px}.sw.worse{background:#c62828;border-radius:2px}.sw.equal{background:#8d8d8d;border-radius:2px}
+.sw.better{background:#2e7d32;border-radius:2px}.sw.worse{background:#c62828;border-radius:2px}.sw.equal{background:#8d8d8d;border-radius:2px}.sw.unsure{background:#b9b9d6;border-radius:2px}
 ";

@@ -1,6 +1,7 @@
-//! The page of two reports: per section, a bar of B/A for every figure on
-//! a log scale around a centre line at 1.0, the ±5 % band shaded, and the
-//! verdict beside each bar; then what differs and what is missing.
+//! The page of two sides: per section, a bar of B/A for every figure on
+//! a log scale around a centre line at 1.0, the ±5 % band shaded, the
+//! interval of the ratio as a whisker over the bar, and the verdict beside
+//! it (≈, ~, better, worse); then what differs and what is missing.
 
 use std::fmt::Write;
 
@@ -10,11 +11,13 @@ use crate::compare::render::{section_title, verdict_words};
 use crate::compare::verdict::{Verdict, EQUAL_WITHIN};
 
 /// Width of a section's chart, pixels, and where its parts go.
-const W: f64 = 1080.0;
+const W: f64 = 1180.0;
 const LABEL_END: f64 = 260.0;
 const BAR0: f64 = 276.0;
-const BAR1: f64 = 690.0;
-const WORDS: f64 = 706.0;
+const BAR1: f64 = 620.0;
+const WORDS: f64 = 636.0;
+/// Where the figures go, after the verdict and its interval.
+const VALUES: f64 = WORDS + 300.0;
 /// Height of a row, and of its bar.
 const ROW: f64 = 22.0;
 const BAR: f64 = 13.0;
@@ -26,10 +29,13 @@ pub(super) fn bars(c: &Comparison) -> String {
     let mut out = format!(
         "<p class=\"legend\">Each bar is B/A for one figure, on a <b>log scale</b> \
          from \u{d7}{} to \u{d7}{}: the centre line is 1.0 (equal), the shaded band \
-         \u{b1}{} % (\u{2248}, the original's README warns not to over-interpret \
-         it). <span class=\"sw better\"></span>better <span class=\"sw worse\"></span>worse \
-         <span class=\"sw equal\"></span>\u{2248}; latency: lower is better, so its bar \
-         right of the line is worse.</p>\n",
+         \u{b1}{} % (the original's README warns not to over-interpret it); the \
+         whisker is the interval of B/A. <span class=\"sw better\"></span>better, \
+         <span class=\"sw worse\"></span>worse: the whole whisker beyond the band; \
+         <span class=\"sw equal\"></span>\u{2248}: the whole whisker inside it; \
+         <span class=\"sw unsure\"></span>~: it straddles the band's edge (more runs \
+         decide). No whisker: no samples, the ratio against the band. Latency: lower \
+         is better, so its bar right of the line is worse.</p>\n",
         ratio_label(scale.lo),
         ratio_label(scale.hi),
         (EQUAL_WITHIN * 100.0).round()
@@ -47,12 +53,16 @@ pub(super) fn bars(c: &Comparison) -> String {
     out
 }
 
-/// The ratio scale: symmetric around 1, wide enough for every ratio up to
-/// x4 (beyond, the bar is cut and the words say the ratio), at least x1.25.
+/// The ratio scale: symmetric around 1, wide enough for every ratio and
+/// interval end up to x4 (beyond, the bar is cut and the words say the ratio), at least x1.25.
 fn scale(rows: &[&Row]) -> LogScale {
     let widest = rows
         .iter()
-        .filter_map(|r| r.ratios[1])
+        .flat_map(|r| {
+            let i = r.judged[1].as_ref().and_then(|j| j.interval);
+            [r.ratios[1], i.map(|i| i.lo), i.map(|i| i.hi)]
+        })
+        .flatten()
         .filter(|r| *r > 0.0 && r.is_finite())
         .map(|r| r.ln().abs())
         .fold(1.25f64.ln(), f64::max)
@@ -151,6 +161,28 @@ fn section(c: &Comparison, s: &str, rows: &[&Row], scale: &LogScale) -> String {
                 px(BAR),
                 esc(&r.label),
             );
+            if let Some(i) = r.judged[1].as_ref().and_then(|j| j.interval) {
+                // the interval: a whisker with end caps over the bar
+                let (w0, w1) = (scale.x(i.lo), scale.x(i.hi));
+                let _ = write!(
+                    out,
+                    "<path class=\"whisker\" d=\"M{} {}V{}M{} {}H{}M{} {}V{}\"><title>{}: B/A {:.3}, interval {:.3} to {:.3} ({:.1} %)</title></path>",
+                    px(w0),
+                    px(mid - 4.0),
+                    px(mid + 4.0),
+                    px(w0),
+                    px(mid),
+                    px(w1),
+                    px(w1),
+                    px(mid - 4.0),
+                    px(mid + 4.0),
+                    esc(&r.label),
+                    ratio,
+                    i.lo,
+                    i.hi,
+                    i.achieved * 100.0
+                );
+            }
             if ratio < scale.lo || ratio > scale.hi {
                 // cut at the scale's end: a chevron says it goes on
                 let (tip, back) = if ratio > 1.0 {
@@ -193,7 +225,7 @@ fn section(c: &Comparison, s: &str, rows: &[&Row], scale: &LogScale) -> String {
             px(WORDS),
             px(mid + 4.0),
             esc(&words),
-            px(WORDS + 118.0),
+            px(VALUES),
             px(mid + 4.0),
             esc(&values(r)),
         );
@@ -236,6 +268,7 @@ fn verdict_class(v: &Verdict) -> &'static str {
         Verdict::Better => "better",
         Verdict::Worse => "worse",
         Verdict::Equal => "equal",
+        Verdict::Inconclusive => "unsure",
         _ => "other",
     }
 }

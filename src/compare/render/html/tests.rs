@@ -6,7 +6,9 @@ use super::*;
 use crate::compare::comparison::{ReportInfo, Row};
 use crate::compare::facts::Better;
 use crate::compare::fleet::{outliers, FleetColumn, FleetRow, FleetTable};
-use crate::compare::verdict::Verdict;
+use crate::compare::sides::Side;
+use crate::compare::verdict::{Judged, Verdict};
+use crate::stats::{RatioInterval, RunsNeeded, Spread};
 
 fn info(name: &str, file: &str) -> ReportInfo {
     ReportInfo {
@@ -17,6 +19,19 @@ fn info(name: &str, file: &str) -> ReportInfo {
         loop_delay_s: Some(30.0),
         timestamp_utc: Some("2026-12-03T19:41:00Z".into()),
     }
+}
+
+/// One side per report.
+fn one_each(reports: &[ReportInfo]) -> Vec<Side> {
+    reports
+        .iter()
+        .enumerate()
+        .map(|(n, r)| Side {
+            name: r.name.clone(),
+            hostname: r.hostname.clone(),
+            reports: vec![n],
+        })
+        .collect()
 }
 
 const EVIL: &str = "<script>alert(1)</script>";
@@ -36,12 +51,14 @@ fn fleet() -> Comparison {
             not_comparable: vec![false, false],
         })
         .collect();
+    let reports: Vec<ReportInfo> = names
+        .iter()
+        .map(|n| info(n, &format!("reports/{n}.json")))
+        .collect();
     Comparison {
-        compare_schema_version: 1,
-        reports: names
-            .iter()
-            .map(|n| info(n, &format!("reports/{n}.json")))
-            .collect(),
+        compare_schema_version: 2,
+        sides: one_each(&reports),
+        reports,
         warnings: vec![format!("{EVIL}: sections that could not run: io")],
         rows: Vec::new(),
         missing: vec![format!("{EVIL}: [ Memory ] Total")],
@@ -79,7 +96,32 @@ fn figure_row(label: &str, a: f64, b: f64, verdict: Verdict) -> Row {
             (!matches!(verdict, Verdict::NotComparable { .. })).then_some(b / a),
         ],
         verdicts: vec![Verdict::Reference, verdict],
+        judged: vec![None, None],
     }
+}
+
+/// How a figure of `ratio` in [lo, hi] was judged, one report a side.
+fn judged(ratio: f64, lo: f64, hi: f64, words: &str) -> Option<Judged> {
+    Some(Judged {
+        n_a: 1,
+        n_b: 1,
+        ratio,
+        interval: Some(RatioInterval {
+            lo,
+            hi,
+            level: 0.999,
+            achieved: 0.999,
+        }),
+        margin: 0.05,
+        spread: Spread::WithinRunOnly {
+            assumed_run_cv: 0.1,
+        },
+        p_value: Some(0.5),
+        p_adjusted: Some(1.0),
+        runs_needed: Some(RunsNeeded::CannotDecide),
+        bootstrap: None,
+        words: words.into(),
+    })
 }
 
 fn pair() -> Comparison {
@@ -87,9 +129,11 @@ fn pair() -> Comparison {
     host.section = "Header".into();
     host.kind = "info";
     host.texts = vec![Some("a".into()), Some(EVIL.into())];
+    let reports = vec![info("a", "a.txt"), info(EVIL, "<b>.json")];
     Comparison {
-        compare_schema_version: 1,
-        reports: vec![info("a", "a.txt"), info(EVIL, "<b>.json")],
+        compare_schema_version: 2,
+        sides: one_each(&reports),
+        reports,
         warnings: Vec::new(),
         rows: vec![
             host,
@@ -105,6 +149,21 @@ fn pair() -> Comparison {
                 25500.0,
                 Verdict::Equal,
             ),
+            {
+                let mut r = figure_row(
+                    "Writes ( 4 thread[s]) IO/s",
+                    25000.0,
+                    27000.0,
+                    Verdict::Inconclusive,
+                );
+                r.judged[1] = judged(
+                    1.08,
+                    0.93,
+                    1.25,
+                    "~ x1.08 [0.93, 1.25] 4 runs a side would decide",
+                );
+                r
+            },
             figure_row(
                 "Reads  ( 4 thread[s]) IO/s",
                 100000.0,
@@ -194,7 +253,7 @@ fn a_two_report_page_has_a_bar_per_ratio_and_the_verdict_beside_it() {
         1,
         "one section"
     );
-    assert_eq!(page.matches("<rect class=\"bar ").count(), 2, "{page}");
+    assert_eq!(page.matches("<rect class=\"bar ").count(), 3, "{page}");
     assert_eq!(page.matches("<rect class=\"band\"").count(), 1);
     assert_eq!(page.matches("<line class=\"centre\"").count(), 1);
     assert!(page.contains("<rect class=\"bar worse\""));
@@ -211,6 +270,31 @@ fn a_two_report_page_has_a_bar_per_ratio_and_the_verdict_beside_it() {
     let centre = page.split("<line class=\"centre\" x1=\"").nth(1).unwrap();
     let centre: f64 = centre.split('"').next().unwrap().parse().unwrap();
     assert!(x < centre - 50.0, "{x} {centre}");
+    // the inconclusive figure: its bar, its whisker across the centre line
+    // (0.93 to 1.25), and its words with the runs that would decide
+    assert!(page.contains("<rect class=\"bar unsure\""));
+    assert!(
+        page.contains(">~ x1.08 [0.93, 1.25] 4 runs a side would decide</text>"),
+        "{page}"
+    );
+    assert_eq!(page.matches("<path class=\"whisker\"").count(), 1);
+    let w = page.split("<path class=\"whisker\" d=\"M").nth(1).unwrap();
+    let x0: f64 = w.split(' ').next().unwrap().parse().unwrap();
+    let x1: f64 = w
+        .split('H')
+        .nth(1)
+        .unwrap()
+        .split('M')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(x0 < centre && centre < x1, "{x0} {centre} {x1}");
+    assert!(
+        (centre - x0) < (x1 - centre),
+        "0.93 is nearer 1 than 1.25 is"
+    );
+    assert!(w.contains("interval 0.930 to 1.250 (99.9 %)"), "{w}");
 }
 
 #[test]

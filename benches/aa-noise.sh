@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# How often `quickbench compare` claims a difference that is not there, and
+# how often it finds one that is (root; a script, not a test: its numbers
+# depend on the host).
+#
+# 1. A/A: RUNS runs of the whole report on this host, every consecutive
+#    pair compared (one report a side): the share of figures read better or
+#    worse (goal: at most 5 %), and, for contrast, the share the old fixed
+#    band would have flagged (|B/A - 1| > 5 %, from the ratios of the JSON).
+# 2. A CPU quota of 0.8 CPU (cgroup v2 cpu.max "80000 100000", or v1
+#    cpu.cfs_quota_us where the cpu controller is v1) on the CPU loop:
+#    REPS rounds of SIDE plain runs against SIDE quota'd runs, alternated;
+#    the share of rounds (and of one-report pairs) where each CPU step reads
+#    worse (goal: at least 95 %).
+# 3. An I/O throttle at 80 % of the 4k 1-job IO/s measured on a loop device
+#    (cgroup v2 io.max riops/wiops, or v1 blkio.throttle.*_iops_device):
+#    the same, for the 4k 1-job read and write IO/s.
+#
+# The cgroups, the loop device, its mount and the files are removed on
+# every exit path.
+# Usage: benches/aa-noise.sh [RUNS] [DELAY] [SIDE] [REPS]   (default 6 2 5 2)
+#        PARTS="aa cpu io" (the default) or a subset, to run only those.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-6}
+delay=${2:-2}
+side=${3:-5}
+reps=${4:-2}
+parts=${PARTS:-aa cpu io}
+[ "$(id -u)" = 0 ] || { echo "aa-noise.sh: run as root (cgroups, a loop device)" >&2; exit 1; }
+cargo build --release --quiet
+bin=$PWD/target/release/quickbench
+work=$(mktemp -d /var/tmp/aa-noise.XXXXXX)
+loopdev=""
+cgroups=()
+cleanup() {
+    set +e
+    mountpoint -q "$work/mnt" && umount "$work/mnt"
+    [ -n "$loopdev" ] && losetup -d "$loopdev"
+    for cg in "${cgroups[@]}"; do rmdir "$cg" 2>/dev/null; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# A cgroup for controller $1 (cpu or io) named aa-noise-$1: v2 when the
+# unified hierarchy offers the controller, else v1 (cpu, blkio).
+v2=/sys/fs/cgroup
+[ -f $v2/cgroup.controllers ] || v2=/sys/fs/cgroup/unified
+make_cgroup() {
+    local ctl=$1 dir
+    if [ -f "$v2/cgroup.controllers" ] && grep -qw "$ctl" "$v2/cgroup.controllers"; then
+        grep -qw "$ctl" "$v2/cgroup.subtree_control" || echo "+$ctl" > "$v2/cgroup.subtree_control"
+        dir=$v2/aa-noise-$ctl
+    else
+        local v1=$ctl
+        [ "$ctl" = io ] && v1=blkio
+        dir=/sys/fs/cgroup/$v1/aa-noise-$ctl
+    fi
+    mkdir -p "$dir"
+    echo "$dir"
+}
+# Runs a command inside cgroup $1.
+in_cgroup() {
+    local cg=$1
+    shift
+    sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cg" "$@"
+}
+
+# The analysis of compare --json documents: mode, figure filter, files.
+analyse() {
+    python3 - "$@" <<'PY'
+import json, sys
+mode, pattern, files = sys.argv[1], sys.argv[2], sys.argv[3:]
+flag_new = flag_old = figures = old_figures = worse = total = 0
+for f in files:
+    c = json.load(open(f))
+    for r in c["rows"]:
+        if r["kind"] != "figure":
+            continue
+        if pattern and pattern not in f"[ {r['section']} ] {r['label']}":
+            continue
+        v = r["verdicts"][1]["verdict"]
+        if r["judged"][1] is not None:
+            figures += 1
+            flag_new += v in ("better", "worse")
+        ratio = r["ratios"][1]
+        if ratio is not None:
+            old_figures += 1
+            flag_old += abs(ratio - 1) > 0.05 + 1e-9
+        total += 1
+        worse += v == "worse"
+if mode == "aa":
+    print(f"  {len(files)} pairs, {figures} figures judged: {flag_new} flagged better/worse "
+          f"({100 * flag_new / max(figures, 1):.1f} %); the old fixed band: {flag_old} of "
+          f"{old_figures} ({100 * flag_old / max(old_figures, 1):.1f} %)")
+else:
+    ratios = sorted(r["ratios"][1] for c in map(lambda f: json.load(open(f)), files)
+                    for r in c["rows"] if r["kind"] == "figure" and r["ratios"][1] is not None
+                    and pattern in f"[ {r['section']} ] {r['label']}")
+    mid = f", B/A from {ratios[0]:.2f} to {ratios[-1]:.2f}" if ratios else ""
+    print(f"  {worse} of {total} comparisons read worse ({100 * worse / max(total, 1):.0f} %){mid}")
+PY
+}
+
+part() { [[ " $parts " == *" $1 "* ]]; }
+
+if part aa; then
+echo "== A/A: $runs runs at $delay s on $(df --output=source "$work" | tail -1), consecutive pairs"
+for i in $(seq 1 "$runs"); do
+    "$bin" "$delay" --json -q --dir "$work" > "$work/aa$i.json" 2>> "$work/stderr"
+done
+pairs=()
+for i in $(seq 2 "$runs"); do
+    "$bin" compare --json "$work/aa$((i - 1)).json" "$work/aa$i.json" > "$work/aa-pair$i.cmp"
+    pairs+=("$work/aa-pair$i.cmp")
+done
+analyse aa "" "${pairs[@]}"
+fi
+
+# Rounds of $side plain and $side slowed runs of "$@" (alternated), each
+# round compared $side against $side (--), and its runs one against one.
+rounds() {
+    local name=$1 cg=$2
+    shift 2
+    for r in $(seq 1 "$reps"); do
+        local a=() b=()
+        for i in $(seq 1 "$side"); do
+            "$bin" "$@" > "$work/$name-r$r-a$i.json" 2>> "$work/stderr"
+            in_cgroup "$cg" "$bin" "$@" > "$work/$name-r$r-b$i.json" 2>> "$work/stderr"
+            a+=("$work/$name-r$r-a$i.json")
+            b+=("$work/$name-r$r-b$i.json")
+            "$bin" compare --json "${a[-1]}" "${b[-1]}" > "$work/$name-pair-r$r-$i.cmp"
+        done
+        "$bin" compare --json "${a[@]}" -- "${b[@]}" > "$work/$name-side-r$r.cmp"
+    done
+}
+
+if part cpu; then
+echo "== CPU quota 0.8 CPU: $reps rounds of $side plain against $side under the quota"
+cg=$(make_cgroup cpu)
+cgroups+=("$cg")
+if [ -f "$cg/cpu.max" ]; then
+    echo "80000 100000" > "$cg/cpu.max"
+else
+    echo 100000 > "$cg/cpu.cfs_period_us"
+    echo 80000 > "$cg/cpu.cfs_quota_us"
+fi
+rounds cpu "$cg" "$delay" --json -q --only cpu
+for step in " 1 // jobs" " 2 // jobs"; do
+    echo " [ CPU loop ]$step, $side reports a side:"
+    analyse power "[ CPU loop ] $step" "$work"/cpu-side-r*.cmp
+    echo " one report a side:"
+    analyse power "[ CPU loop ] $step" "$work"/cpu-pair-r*.cmp
+done
+fi
+
+if part io; then
+echo "== I/O throttle at 80 % of the 4k 1-job IO/s, on a loop device"
+truncate -s 1G "$work/disk.img"
+loopdev=$(losetup -f --show "$work/disk.img")
+mkfs.ext4 -q "$loopdev"
+mkdir -p "$work/mnt"
+mount "$loopdev" "$work/mnt"
+io=(--json -q --only io --max-size 64M --dir "$work/mnt")
+"$bin" "$delay" "${io[@]}" > "$work/calibrate.json" 2>> "$work/stderr"
+read -r riops wiops < <(python3 - "$work/calibrate.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+one = {l["direction"]: l["iops"] for l in d["storage_bandwidth"] if l["block_size_bytes"] == 4096 and l["jobs"] == 1}
+print(int(0.8 * one["read"]), int(0.8 * one["write"]))
+PY
+)
+majmin=$(lsblk -dno MAJ:MIN "$loopdev" | tr -d ' ')
+cg=$(make_cgroup io)
+cgroups+=("$cg")
+if [ -f "$cg/io.max" ]; then
+    echo "$majmin riops=$riops wiops=$wiops" > "$cg/io.max"
+else
+    echo "$majmin $riops" > "$cg/blkio.throttle.read_iops_device"
+    echo "$majmin $wiops" > "$cg/blkio.throttle.write_iops_device"
+fi
+echo " $loopdev ($majmin): riops=$riops wiops=$wiops"
+rounds io "$cg" "$delay" "${io[@]}"
+for line in "Writes ( 1 thread[s]) IO/s" "Reads  ( 1 thread[s]) IO/s"; do
+    echo " [ 4k ] $line, $side reports a side:"
+    analyse power "4k blocks ] $line" "$work"/io-side-r*.cmp
+    echo " one report a side:"
+    analyse power "4k blocks ] $line" "$work"/io-pair-r*.cmp
+done
+fi
