@@ -30,32 +30,31 @@ pub const EQUAL_WITHIN: f64 = crate::stats::verdict::DEFAULT_MARGIN;
 /// when a side has only 1 or 2 trials of it (with 3 or more, it is
 /// measured), and where the value comes from.
 ///
-/// Measured on the development machine, a 2-vCPU KVM guest on virtio
-/// shared with other engineers' builds (load average 4 to 11): twelve runs
-/// of `quickbench 3 --json` back to back, the CV across runs of each
-/// figure, then the median over the figures of a kind:
+/// The values are for a quiet host (a step that others disturbed carries
+/// a mark, and its figure is read with that mark): the spread of unmarked
+/// figures across back-to-back runs on 2-vCPU KVM guests on virtio:
 ///
-/// | kind | median CV (range over its figures) | steps with a mark |
+/// | kind | assumed CV | source |
 /// | --- | --- | --- |
-/// | CPU loop steps | 0.35 (0.29-0.41) | 24 of 24 (busy) |
-/// | memory bandwidth | 0.30 | 11 of 12 |
-/// | 4k lines (IO/s; MB/s alike) | 0.22 (0.14-0.32) | 36 of 72 |
-/// | 1M lines (IO/s; MB/s alike) | 0.23 (0.14-0.32) | 21 of 72 |
-/// | latency | 0.24 (0.12-0.73) | 57 of 144 |
+/// | CPU loop steps | 0.12 | six consecutive runs of `quickbench 3` on a quiet 2-vCPU VM: the 1-job figure ranged 319-441 M loops/s (CV about 12 %), contention on the hypervisor's side that no mark sees |
+/// | memory bandwidth | 0.05 | six runs of `quickbench 2 --only cpu,memory` here: CV 4.8 % |
+/// | 4k lines (IO/s; MB/s alike) | 0.15 | six runs of `quickbench 1 --only io --max-size 64M` here: CV 9-23 % over the lines (median 13 %), bimodal 1-job lines on a shared VM |
+/// | 1M lines (IO/s; MB/s alike) | 0.15 | the same runs: CV 9-24 % (median 17 %) |
+/// | latency | 0.15 | the same runs: CV 9-29 %, following IO/s |
 ///
-/// A quiet host varies far less (a few % for the CPU loop), but a claim
-/// must hold on the hosts where it is made; with one or two reports a side
-/// these values make most figures read ~, which is what two runs on a
-/// busy shared host support. Three reports a side (or `--repeat 3`)
-/// measure the spread instead, and the comparison's legend says which was
-/// done.
+/// Measured under our own builds' load (every CPU step marked busy), the
+/// spreads were two to three times larger; those figures carry marks and
+/// are not what a comparison of quiet hosts assumes. With one or two
+/// reports a side these values make small differences read ~; three
+/// reports a side (or `--repeat 3`) measure the spread instead, and the
+/// comparison's legend says which was done.
 pub fn assumed_run_cv(kind: FigureKind) -> f64 {
     match kind {
-        FigureKind::CpuLoop => 0.35,
-        FigureKind::Memory => 0.30,
-        FigureKind::Storage4k => 0.22,
-        FigureKind::Storage1M => 0.23,
-        FigureKind::Latency => 0.24,
+        FigureKind::CpuLoop => 0.12,
+        FigureKind::Memory => 0.05,
+        FigureKind::Storage4k => 0.15,
+        FigureKind::Storage1M => 0.15,
+        FigureKind::Latency => 0.15,
     }
 }
 
