@@ -651,7 +651,7 @@ fn random_reports_read_back_from_their_json() {
 }
 
 #[test]
-fn any_report_compared_with_itself_is_all_equal() {
+fn any_report_compared_with_itself_is_never_better_or_worse() {
     use quickbench::compare::{compare, Input, Verdict};
     let mut rng = Rng(0x0123_4567_89ab_cdef);
     for case in 0..500 {
@@ -671,6 +671,10 @@ fn any_report_compared_with_itself_is_all_equal() {
         for r in &c.rows {
             match &r.verdicts[1] {
                 Verdict::Same | Verdict::Equal => {}
+                // One report a side: the run-to-run spread is assumed, so
+                // an identical figure may read ~ (it cannot be shown to be
+                // within ±5 % of itself across runs); never better or worse.
+                Verdict::Inconclusive => {}
                 Verdict::NotComparable { why } => {
                     assert!(!r.marks[1].is_empty(), "case {case}: {} {why}", r.label)
                 }
