@@ -20,13 +20,17 @@
 # every exit path.
 # Usage: benches/aa-noise.sh [RUNS] [DELAY] [SIDE] [REPS]   (default 6 2 5 2)
 #        PARTS="aa cpu io" (the default) or a subset, to run only those.
-set -euo pipefail
+#        REPEAT=N: every report runs with --repeat N (its trials are the
+#        side's: with SIDE 1, one report a side of N trials).
+#        KEEP=DIR: copy the reports and comparisons to DIR at the end.
+set -Eeuo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-6}
 delay=${2:-2}
 side=${3:-5}
 reps=${4:-2}
 parts=${PARTS:-aa cpu io}
+repeat=${REPEAT:-1}
 [ "$(id -u)" = 0 ] || { echo "aa-noise.sh: run as root (cgroups, a loop device)" >&2; exit 1; }
 cargo build --release --quiet
 bin=$PWD/target/release/quickbench
@@ -35,12 +39,14 @@ loopdev=""
 cgroups=()
 cleanup() {
     set +e
+    [ -n "${KEEP:-}" ] && mkdir -p "$KEEP" && cp "$work"/*.json "$work"/*.cmp "$KEEP"/ 2>/dev/null
     mountpoint -q "$work/mnt" && umount "$work/mnt"
     [ -n "$loopdev" ] && losetup -d "$loopdev"
     for cg in "${cgroups[@]}"; do rmdir "$cg" 2>/dev/null; done
     rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'echo "aa-noise.sh: a command failed at line $LINENO; its last messages:" >&2; tail -5 "$work/stderr" >&2' ERR
 
 # A cgroup for controller $1 (cpu or io) named aa-noise-$1: v2 when the
 # unified hierarchy offers the controller, else v1 (cpu, blkio).
@@ -71,7 +77,7 @@ analyse() {
     python3 - "$@" <<'PY'
 import json, sys
 mode, pattern, files = sys.argv[1], sys.argv[2], sys.argv[3:]
-flag_new = flag_old = figures = old_figures = worse = total = 0
+flag_new = flag_old = figures = old_figures = worse = total = distorted = 0
 for f in files:
     c = json.load(open(f))
     for r in c["rows"]:
@@ -80,6 +86,7 @@ for f in files:
         if pattern and pattern not in f"[ {r['section']} ] {r['label']}":
             continue
         v = r["verdicts"][1]["verdict"]
+        distorted += v == "distorted"
         if r["judged"][1] is not None:
             figures += 1
             flag_new += v in ("better", "worse")
@@ -92,22 +99,24 @@ for f in files:
 if mode == "aa":
     print(f"  {len(files)} pairs, {figures} figures judged: {flag_new} flagged better/worse "
           f"({100 * flag_new / max(figures, 1):.1f} %); the old fixed band: {flag_old} of "
-          f"{old_figures} ({100 * flag_old / max(old_figures, 1):.1f} %)")
+          f"{old_figures} ({100 * flag_old / max(old_figures, 1):.1f} %); {distorted} distorted (busy, "
+          f"steal or other I/O in a report: no verdict)")
 else:
     ratios = sorted(r["ratios"][1] for c in map(lambda f: json.load(open(f)), files)
                     for r in c["rows"] if r["kind"] == "figure" and r["ratios"][1] is not None
                     and pattern in f"[ {r['section']} ] {r['label']}")
     mid = f", B/A from {ratios[0]:.2f} to {ratios[-1]:.2f}" if ratios else ""
-    print(f"  {worse} of {total} comparisons read worse ({100 * worse / max(total, 1):.0f} %){mid}")
+    print(f"  {worse} of {total} comparisons read worse ({100 * worse / max(total, 1):.0f} %), "
+          f"{distorted} distorted{mid}")
 PY
 }
 
 part() { [[ " $parts " == *" $1 "* ]]; }
 
 if part aa; then
-echo "== A/A: $runs runs at $delay s on $(df --output=source "$work" | tail -1), consecutive pairs"
+echo "== A/A: $runs runs at $delay s (--repeat $repeat) on $(df --output=source "$work" | tail -1), consecutive pairs"
 for i in $(seq 1 "$runs"); do
-    "$bin" "$delay" --json -q --dir "$work" > "$work/aa$i.json" 2>> "$work/stderr"
+    "$bin" "$delay" --repeat "$repeat" --json -q --dir "$work" > "$work/aa$i.json" 2>> "$work/stderr"
 done
 pairs=()
 for i in $(seq 2 "$runs"); do
@@ -145,7 +154,7 @@ else
     echo 100000 > "$cg/cpu.cfs_period_us"
     echo 80000 > "$cg/cpu.cfs_quota_us"
 fi
-rounds cpu "$cg" "$delay" --json -q --only cpu
+rounds cpu "$cg" "$delay" --repeat "$repeat" --json -q --only cpu
 for step in " 1 // jobs" " 2 // jobs"; do
     echo " [ CPU loop ]$step, $side reports a side:"
     analyse power "[ CPU loop ] $step" "$work"/cpu-side-r*.cmp
@@ -161,7 +170,7 @@ loopdev=$(losetup -f --show "$work/disk.img")
 mkfs.ext4 -q "$loopdev"
 mkdir -p "$work/mnt"
 mount "$loopdev" "$work/mnt"
-io=(--json -q --only io --max-size 64M --dir "$work/mnt")
+io=(--repeat "$repeat" --json -q --only io --max-size 64M --dir "$work/mnt")
 "$bin" "$delay" "${io[@]}" > "$work/calibrate.json" 2>> "$work/stderr"
 read -r riops wiops < <(python3 - "$work/calibrate.json" <<'PY'
 import json, sys

@@ -277,9 +277,6 @@ fn the_comparison_json_validates_against_its_schema() {
     let d = tempfile::tempdir().unwrap();
     let files = fleet(d.path());
     let refs: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
-    let schema: Value =
-        serde_json::from_str(&fs::read_to_string("schema/compare.schema.json").unwrap()).unwrap();
-    let v = jsonschema::validator_for(&schema).expect("the schema itself is valid");
     let grouped: Vec<PathBuf> = five(d.path(), "x", 1.0, 1)
         .into_iter()
         .chain(five(d.path(), "y", 1.1, 9))
@@ -293,12 +290,20 @@ fn the_comparison_json_validates_against_its_schema() {
         compare_json(&one_each),
         compare_json(&[refs[0], grouped[0], grouped[5]]),
     ] {
-        let errors: Vec<String> = v
-            .iter_errors(&doc)
-            .map(|e| format!("{e} at {}", e.instance_path))
-            .collect();
-        assert!(errors.is_empty(), "{errors:#?}");
+        assert_valid(&doc);
     }
+}
+
+/// Fails unless `doc` validates against `schema/compare.schema.json`.
+fn assert_valid(doc: &Value) {
+    let schema: Value =
+        serde_json::from_str(&fs::read_to_string("schema/compare.schema.json").unwrap()).unwrap();
+    let v = jsonschema::validator_for(&schema).expect("the schema itself is valid");
+    let errors: Vec<String> = v
+        .iter_errors(doc)
+        .map(|e| format!("{e} at {}", e.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
 }
 
 #[test]
@@ -913,6 +918,48 @@ fn two_extended_reports_compare_their_dram_and_latency_percentiles() {
 }
 
 #[test]
+fn busy_trials_are_left_out_and_a_side_of_busy_trials_reads_distorted() {
+    let d = tempfile::tempdir().unwrap();
+    let a = synthetic(d.path(), "vm", "a.json", 1.0, 0.01, 1);
+    // B: half as fast on the 1-job CPU step, while others used the CPU
+    let b = synthetic(d.path(), "vm", "b.json", 1.0, 0.01, 2);
+    let mut v: Value = serde_json::from_slice(&fs::read(&b).unwrap()).unwrap();
+    let step = &mut v["cpu_loop"][0];
+    let mean = step["loops_per_s_mean"].as_f64().unwrap() * 0.5;
+    step["loops_per_s_mean"] = Value::from(mean);
+    step["marks"] = serde_json::json!([
+        {"kind": "busy", "others_cpu_percent": 95.0, "others_percent_of_needed": 95.0}
+    ]);
+    // and the 2-job step ran under the CPU quota: the host as configured
+    let step = &mut v["cpu_loop"][1];
+    let mean = step["loops_per_s_mean"].as_f64().unwrap() * 0.4;
+    step["loops_per_s_mean"] = Value::from(mean);
+    step["marks"] = serde_json::json!([{"kind": "throttled", "percent": 60.0}]);
+    fs::write(&b, serde_json::to_vec(&v).unwrap()).unwrap();
+    let c = compare_json(&[&a, &b]);
+    let rows = figures(&c);
+    let busy = rows[0];
+    assert_eq!(busy["label"], " 1 // jobs");
+    assert_eq!(busy["verdicts"][1]["verdict"], "distorted", "{busy}");
+    assert_eq!(busy["verdicts"][1]["why"], "busy", "{busy}");
+    let ratio = busy["verdicts"][1]["ratio"].as_f64().unwrap();
+    assert!((ratio - 0.5).abs() < 0.02, "{busy}");
+    assert!(busy["judged"][1].is_null(), "{busy}");
+    assert_valid(&c);
+    // the quota's 0.4 is a verdict like any other
+    let quota = rows[1];
+    assert_eq!(quota["label"], " 2 // jobs");
+    assert_eq!(verdict(quota, 1), "worse", "{quota}");
+    let text = compare_text(&[&a, &b], &[("COLUMNS", "200")]);
+    let line = text.lines().find(|l| l.starts_with(" 1 // jobs")).unwrap();
+    assert!(
+        line.contains("(busy: other processes used 95 % of a CPU)")
+            && line.ends_with("~ x0.50 distorted: busy"),
+        "{line}"
+    );
+}
+
+#[test]
 fn the_trials_of_repeat_are_a_sides_trials() {
     let d = tempfile::tempdir().unwrap();
     let root = d.path().join("root");
@@ -948,4 +995,16 @@ fn the_trials_of_repeat_are_a_sides_trials() {
         let v = verdict(row, 1);
         assert!(v == "equal" || v == "inconclusive", "{row}");
     }
+    assert!(c["warnings"].as_array().unwrap().is_empty(), "{c:#}");
+    // against a report of one trial: both compare, with a warning
+    let (_, once) = stand_in(d.path(), "vm");
+    let c = compare_json(&[&r, &once]);
+    let w = c["warnings"].as_array().unwrap();
+    assert!(
+        w.iter().any(|w| {
+            let w = w.as_str().unwrap();
+            w.starts_with("trials per step differ (") && w.contains(" 5, ") && w.contains(" 1)")
+        }),
+        "{w:?}"
+    );
 }

@@ -250,6 +250,23 @@ fn warnings(inputs: &[Input], reports: &[ReportInfo]) -> Vec<String> {
                 .join(", ")
         ));
     }
+    // With --repeat, a step's trials run interleaved with the section's
+    // other steps, round after round; run once, each step follows the
+    // one before. Figures are comparable either way, but not measured
+    // alike, and a side of 1 or 2 trials has its run-to-run spread
+    // assumed where a side of 3 or more has it measured.
+    let repeats: Vec<u32> = inputs.iter().map(|i| i.report.repeat).collect();
+    if repeats.iter().any(|&n| n != repeats[0]) {
+        w.push(format!(
+            "trials per step differ ({}): steps repeated by --repeat run interleaved, round after round, and a side of fewer than 3 trials has its run-to-run spread assumed; run every report with the same --repeat",
+            reports
+                .iter()
+                .zip(&repeats)
+                .map(|(r, n)| format!("{} {n}", r.name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
     let bash: Vec<&str> = reports
         .iter()
         .filter(|r| r.origin == "bash original")

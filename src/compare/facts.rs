@@ -6,6 +6,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::conditions::{Mark, MarkKind};
 use crate::end::End;
 use crate::model::{BlockSize, Repeated, Report};
 pub use crate::stats::Better;
@@ -45,8 +46,8 @@ pub struct Fact {
     pub kind: Option<FigureKind>,
     /// For a figure: every trial of it in this report (one, or the trials
     /// of `--repeat`), each with the summary of its sub-interval samples
-    /// when it has them ([`runs_of`]).
-    pub trials: Vec<Trial>,
+    /// when it has them ([`runs_of`]), and what distorted it.
+    pub trials: Vec<FactTrial>,
     /// The figure, in its unit.
     pub value: Option<f64>,
     /// As printed.
@@ -60,6 +61,30 @@ pub struct Fact {
     /// Why this figure cannot be compared with another report's whose
     /// method differs (`loop v1`, `bash loop`).
     pub method: Option<Method>,
+}
+
+/// One trial of a figure, and the mark that distorted it, if one did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FactTrial {
+    /// Its value and samples.
+    pub trial: Trial,
+    /// The first of its marks that [`MarkKind::distorts`] a comparison.
+    pub distorted: Option<MarkKind>,
+}
+
+impl FactTrial {
+    /// A trial that nothing distorted.
+    pub fn clean(trial: Trial) -> FactTrial {
+        FactTrial {
+            trial,
+            distorted: None,
+        }
+    }
+}
+
+/// The mark among `marks` that distorts a comparison, if one does.
+pub fn distortion(marks: &[Mark]) -> Option<MarkKind> {
+    marks.iter().map(Mark::kind).find(|k| k.distorts())
 }
 
 /// How a figure was measured: figures measured differently never compare.
@@ -114,7 +139,7 @@ fn figure(
         label: label.into(),
         figure: Some((better, unit)),
         kind: Some(kind),
-        trials: vec![Trial::value(value)],
+        trials: vec![FactTrial::clean(Trial::value(value))],
         value: Some(value),
         text,
         marks: Vec::new(),
@@ -220,7 +245,7 @@ pub fn facts(r: &Report) -> Vec<Fact> {
         );
         f.trials = runs_of(s)
             .into_iter()
-            .map(|t| trial(t.loops_per_s_mean.trunc(), sampled(&t.samples)))
+            .map(|t| trial(t.loops_per_s_mean.trunc(), sampled(&t.samples), &t.marks))
             .collect();
         f.method = Some(loop_method);
         f.end = s.end.clone();
@@ -242,7 +267,7 @@ pub fn facts(r: &Report) -> Vec<Fact> {
             );
             f.trials = runs_of(bw)
                 .into_iter()
-                .map(|t| trial(t.bytes_per_s(), sampled(&t.samples)))
+                .map(|t| trial(t.bytes_per_s(), sampled(&t.samples), &t.marks))
                 .collect();
             f.end = bw.end.clone();
             f.marks.extend(end_text(&bw.end));
@@ -300,9 +325,9 @@ pub fn facts(r: &Report) -> Vec<Fact> {
         // own; with a fixed number of jobs each waiting for its I/O, the
         // mean latency is jobs / (IO/s) (Little's law), so to first order
         // its relative spread is the IO/s's, which it borrows.
-        let runs: Vec<(&crate::dd_io::LineResult, Option<Summary>)> = runs_of(l)
+        let runs: Vec<(&crate::model::IoTrial, Option<Summary>)> = runs_of(l)
             .into_iter()
-            .map(|t| (&**t, sampled(&t.samples)))
+            .map(|t| (t, sampled(&t.samples)))
             .collect();
         type Pick = fn(&crate::dd_io::LineResult) -> f64;
         let figures: [(&str, Better, FigureKind, Pick); 3] = [
@@ -323,7 +348,7 @@ pub fn facts(r: &Report) -> Vec<Fact> {
             );
             f.trials = runs
                 .iter()
-                .map(|(t, within)| trial(pick(t), within.clone()))
+                .map(|(t, within)| trial(pick(t), within.clone(), &t.marks))
                 .collect();
             f.marks = marks.clone();
             f.end = l.end.clone();
@@ -366,8 +391,11 @@ fn sampled(s: &crate::samples::Samples) -> Option<Summary> {
     Summary::of(&finite)
 }
 
-fn trial(value: f64, within: Option<Summary>) -> Trial {
-    Trial { value, within }
+fn trial(value: f64, within: Option<Summary>, marks: &[Mark]) -> FactTrial {
+    FactTrial {
+        trial: Trial { value, within },
+        distorted: distortion(marks),
+    }
 }
 
 /// `vda (ext4)`, `dm-1`, or what is known of the storage benchmarked.

@@ -9,7 +9,7 @@
 //! Each figure's value is the figure as the text prints it (rounded to
 //! its printed decimals), so that a report's text and JSON give one value.
 
-use super::facts::{Better, Fact, FigureKind, Method};
+use super::facts::{distortion, Better, Fact, FactTrial, FigureKind, Method};
 use crate::end::End;
 use crate::membw::dram::DramRun;
 use crate::model::{BlockSize, Report};
@@ -58,7 +58,7 @@ fn figure(
         label,
         figure: Some((better, unit)),
         kind: Some(kind),
-        trials: vec![Trial::value(value)],
+        trials: vec![FactTrial::clean(Trial::value(value))],
         value: Some(value),
         text,
         marks: Vec::new(),
@@ -161,6 +161,8 @@ pub fn facts_extended(r: &Report) -> Vec<Fact> {
                 1,
             );
             f.marks = marks.clone();
+            // The percentiles are the printed trial's: its marks.
+            f.trials[0].distorted = distortion(&l.marks);
             f.end = l.end.clone();
             f.method = Some(Method::CompletionLatency);
             v.push(f);

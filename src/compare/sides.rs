@@ -15,6 +15,7 @@ use super::comparison::ReportInfo;
 use super::facts::Fact;
 use super::load::Input;
 use super::verdict::{conflict, SideFact};
+use crate::conditions::MarkKind;
 use crate::stats::describe::median;
 use crate::stats::Trial;
 use crate::units::dd_rate;
@@ -105,12 +106,21 @@ pub fn sides(inputs: &[Input], reports: &[ReportInfo], grouping: Grouping) -> Ve
 
 /// The trials of a figure in a side: every trial of it in each of the
 /// side's reports that has the line (one per report, or the trials of
-/// `--repeat`). The one place a side's trials are gathered.
-pub fn trials_of(facts: &[&Fact]) -> Vec<Trial> {
-    facts
-        .iter()
-        .flat_map(|f| f.trials.iter().cloned())
-        .collect()
+/// `--repeat`), split into those a verdict reads and the marks of those
+/// it leaves out, distorted ([`crate::conditions::MarkKind::distorts`]).
+/// Which trials are left out depends on what ran beside them, never on
+/// their values, so leaving them out biases no verdict. The one place a
+/// side's trials are gathered.
+pub fn trials_of(facts: &[&Fact]) -> (Vec<Trial>, Vec<MarkKind>) {
+    let mut clean = Vec::new();
+    let mut left_out = Vec::new();
+    for t in facts.iter().flat_map(|f| &f.trials) {
+        match t.distorted {
+            Some(k) => left_out.push(k),
+            None => clean.push(t.trial.clone()),
+        }
+    }
+    (clean, left_out)
 }
 
 /// A side's view of one line, from the facts of its reports that have it
@@ -145,6 +155,7 @@ pub fn side_fact(facts: &[&Fact]) -> Option<SideFact> {
         });
         (m, text)
     };
+    let (trials, left_out) = trials_of(facts);
     Some(SideFact {
         figure: first.figure,
         kind: first.kind,
@@ -153,6 +164,7 @@ pub fn side_fact(facts: &[&Fact]) -> Option<SideFact> {
         marks,
         conflict: first.figure.and_then(|_| conflict(facts)),
         method: first.method,
-        trials: trials_of(facts),
+        trials,
+        left_out,
     })
 }

@@ -40,7 +40,7 @@ impl Style {
         let code = match v {
             Verdict::Better => "32",
             Verdict::Worse => "31",
-            Verdict::NotComparable { .. } | Verdict::Missing => "33",
+            Verdict::NotComparable { .. } | Verdict::Distorted { .. } | Verdict::Missing => "33",
             _ => return text.to_string(),
         };
         if self.color {

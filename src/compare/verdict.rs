@@ -10,13 +10,16 @@
 //! or more a side; with fewer, the noise within each run (its sub-interval
 //! samples) plus a run-to-run spread assumed per kind of figure
 //! ([`assumed_run_cv`]); without samples (the bash original, older
-//! reports), the fixed ±5 % band on the ratio, as before. Information
+//! reports), the fixed ±5 % band on the ratio, as before. Trials marked
+//! busy, steal or other I/O are left out of the verdict (the figure reads
+//! what ran beside it); a side left with none reads *distorted*. Information
 //! lines read same or different; figures measured differently, or whose
 //! step did not run its whole time, are not comparable, with the reason.
 
 use serde::Serialize;
 
 use super::facts::{Better, Fact, FigureKind, Method};
+use crate::conditions::MarkKind;
 use crate::report::text::end_text;
 use crate::stats::{
     judge_all, Family, FigureInput, Judgement, RatioInterval, RunsNeeded, Spread, Trial,
@@ -82,6 +85,15 @@ pub enum Verdict {
     Worse,
     /// The interval straddles a bound of the margin (~): more runs decide.
     Inconclusive,
+    /// Every trial of a side was marked busy, steal or other I/O: the
+    /// figure reads what ran beside it, not the host (~).
+    Distorted {
+        /// The marks, in words (`busy`, `busy, other I/O`).
+        why: String,
+        /// The figure over the reference's, as measured (`null` when
+        /// either is zero), shown, not judged.
+        ratio: Option<f64>,
+    },
     /// An information line, the same as the first side's.
     Same,
     /// An information line that differs.
@@ -118,6 +130,11 @@ pub struct Judged {
     pub p_adjusted: Option<f64>,
     /// For an inconclusive figure: the runs a side that would decide.
     pub runs_needed: Option<RunsNeeded>,
+    /// Trials of the reference side left out, distorted (busy, steal or
+    /// other I/O): `n_a` counts the others.
+    pub left_out_a: usize,
+    /// Trials of this side left out, distorted.
+    pub left_out_b: usize,
     /// The percentile bootstrap interval of median(B)/median(A) at the same
     /// level (3 or more trials a side; shown, not used by the verdict).
     pub bootstrap: Option<(f64, f64)>,
@@ -143,8 +160,10 @@ pub struct SideFact {
     pub conflict: Option<String>,
     /// The method all its reports share.
     pub method: Option<Method>,
-    /// Every trial of the figure in the side.
+    /// Every trial of the figure in the side that nothing distorted.
     pub trials: Vec<Trial>,
+    /// The distorting mark of each trial left out.
+    pub left_out: Vec<MarkKind>,
 }
 
 /// Why two sides' figures cannot be compared, if they cannot.
@@ -205,6 +224,22 @@ pub fn judge_pair(
             out.push((Verdict::NotComparable { why }, None));
             continue;
         }
+        if a.trials.is_empty() && !a.left_out.is_empty()
+            || b.trials.is_empty() && !b.left_out.is_empty()
+        {
+            let ratio = match (a.value, b.value) {
+                (Some(x), Some(y)) if x > 0.0 && y > 0.0 => Some(y / x),
+                _ => None,
+            };
+            out.push((
+                Verdict::Distorted {
+                    why: kind_words(a, b, ", "),
+                    ratio,
+                },
+                None,
+            ));
+            continue;
+        }
         let positive =
             |t: &[Trial]| !t.is_empty() && t.iter().all(|t| t.value.is_finite() && t.value > 0.0);
         if positive(&a.trials) && positive(&b.trials) {
@@ -226,7 +261,15 @@ pub fn judge_pair(
         out[i] = match j {
             Ok(j) => {
                 let v = verdict_of(&j);
-                let words = words(&v, &j);
+                let mut words = words(&v, &j);
+                let left_out = a.left_out.len() + b.left_out.len();
+                if left_out > 0 {
+                    words.push_str(&format!(
+                        " ({left_out} {} trial{} left out)",
+                        kind_words(a, b, "/"),
+                        if left_out == 1 { "" } else { "s" }
+                    ));
+                }
                 (
                     v,
                     Some(Judged {
@@ -239,6 +282,8 @@ pub fn judge_pair(
                         p_value: j.p_value,
                         p_adjusted: j.p_adjusted,
                         runs_needed: j.runs_needed,
+                        left_out_a: a.left_out.len(),
+                        left_out_b: b.left_out.len(),
                         bootstrap: j.bootstrap,
                         words,
                     }),
@@ -253,6 +298,19 @@ pub fn judge_pair(
         };
     }
     out
+}
+
+/// The marks of the trials two sides left out, each once, in words
+/// joined by `sep` (`busy, other I/O`).
+fn kind_words(a: &SideFact, b: &SideFact, sep: &str) -> String {
+    let mut kinds: Vec<MarkKind> = Vec::new();
+    for &k in a.left_out.iter().chain(&b.left_out) {
+        if !kinds.contains(&k) {
+            kinds.push(k);
+        }
+    }
+    let words: Vec<&str> = kinds.iter().map(|k| k.word()).collect();
+    words.join(sep)
 }
 
 /// A figure that is zero in a side: equal when both are, else no ratio.
@@ -315,6 +373,7 @@ mod tests {
             conflict: None,
             method: None,
             trials: values.iter().map(|&v| Trial::value(v)).collect(),
+            left_out: Vec::new(),
         }
     }
 
@@ -372,6 +431,50 @@ mod tests {
     }
 
     #[test]
+    fn distorted_trials_are_left_out_and_a_side_of_none_reads_distorted() {
+        let k = FigureKind::CpuLoop;
+        let h = Better::Higher;
+        // one trial a side, B's marked busy: no verdict, the ratio shown
+        let a = side(&[100.0], h, k);
+        let mut b = side(&[60.0], h, k);
+        b.trials.clear();
+        b.left_out = vec![MarkKind::Busy];
+        let (v, j) = one(&a, &b);
+        assert_eq!(
+            v,
+            Verdict::Distorted {
+                why: "busy".into(),
+                ratio: Some(0.6)
+            }
+        );
+        assert!(j.is_none());
+        // both sides left with none, two kinds: each named once
+        let mut a2 = a.clone();
+        a2.trials.clear();
+        a2.left_out = vec![MarkKind::OtherIo, MarkKind::Busy];
+        match one(&a2, &b).0 {
+            Verdict::Distorted { why, .. } => assert_eq!(why, "other I/O, busy"),
+            v => panic!("{v:?}"),
+        }
+        // five clean trials a side and two busy ones in B: judged on the
+        // clean ones, the others counted and named
+        let a = side(&[100.0, 103.0, 98.0, 101.0, 99.5], h, k);
+        let mut b = side(&[120.0, 123.0, 118.0, 121.0, 119.5], h, k);
+        b.left_out = vec![MarkKind::Busy, MarkKind::Busy];
+        let (v, j) = one(&a, &b);
+        assert_eq!(v, Verdict::Better);
+        let j = j.unwrap();
+        assert_eq!((j.n_a, j.n_b, j.left_out_a, j.left_out_b), (5, 5, 0, 2));
+        assert!(
+            j.words.ends_with(" better (2 busy trials left out)"),
+            "{}",
+            j.words
+        );
+        // a throttled or cached trial is the host as configured: kept
+        assert!(!MarkKind::Throttled.distorts() && !MarkKind::Cached.distorts());
+    }
+
+    #[test]
     fn the_judge_reads_the_types_not_the_words() {
         let f = |v: f64| side(&[v], Better::Higher, FigureKind::CpuLoop);
         let why = |a: &SideFact, b: &SideFact| match one(a, b).0 {
@@ -383,7 +486,7 @@ mod tests {
             label: "x".into(),
             figure: Some((Better::Higher, "u")),
             kind: Some(FigureKind::CpuLoop),
-            trials: vec![Trial::value(100.0)],
+            trials: vec![super::super::facts::FactTrial::clean(Trial::value(100.0))],
             value: Some(100.0),
             text: "100".into(),
             marks: vec!["interrupted".into()],

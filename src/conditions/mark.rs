@@ -167,6 +167,34 @@ impl MarkKind {
         }
     }
 
+    /// The mark in a word or two, as compare names it (`busy`, `other
+    /// I/O`).
+    pub fn word(self) -> &'static str {
+        match self {
+            MarkKind::Busy => "busy",
+            MarkKind::Steal => "steal",
+            MarkKind::Throttled => "throttled",
+            MarkKind::OtherIo => "other I/O",
+            MarkKind::Cached => "cached",
+        }
+    }
+
+    /// Whether a trial with this mark says more about what ran beside it
+    /// than about the host, so that compare leaves it out of a verdict.
+    ///
+    /// Busy, steal and other I/O are passing conditions: other processes,
+    /// the hypervisor's other guests, another workload on the device. A
+    /// verdict on such a trial would read the neighbours, and two runs of
+    /// one host would differ by them. The CPU quota and a cache are the
+    /// host as configured: a container limited to 0.8 CPU is slower, and
+    /// a comparison should say so (the mark shows why).
+    pub fn distorts(self) -> bool {
+        match self {
+            MarkKind::Busy | MarkKind::Steal | MarkKind::OtherIo => true,
+            MarkKind::Throttled | MarkKind::Cached => false,
+        }
+    }
+
     /// What the mark means, as stderr says it once per run.
     pub fn explanation(self) -> &'static str {
         match self {

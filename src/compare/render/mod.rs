@@ -153,6 +153,12 @@ fn verdict_words(row: &Row, n: usize) -> String {
         Verdict::Same => "same".into(),
         Verdict::Different => "different".into(),
         Verdict::NotComparable { why } => format!("not comparable: {why}"),
+        Verdict::Distorted { why, ratio } => {
+            format!(
+                "~ {} distorted: {why}",
+                ratio.map_or("?".into(), ratio_text)
+            )
+        }
         Verdict::Missing => "missing".into(),
     }
 }

@@ -268,7 +268,7 @@ fn verdict_class(v: &Verdict) -> &'static str {
         Verdict::Better => "better",
         Verdict::Worse => "worse",
         Verdict::Equal => "equal",
-        Verdict::Inconclusive => "unsure",
+        Verdict::Inconclusive | Verdict::Distorted { .. } => "unsure",
         _ => "other",
     }
 }

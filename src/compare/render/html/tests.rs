@@ -119,6 +119,8 @@ fn judged(ratio: f64, lo: f64, hi: f64, words: &str) -> Option<Judged> {
         p_value: Some(0.5),
         p_adjusted: Some(1.0),
         runs_needed: Some(RunsNeeded::CannotDecide),
+        left_out_a: 0,
+        left_out_b: 0,
         bootstrap: None,
         words: words.into(),
     })
