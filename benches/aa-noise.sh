@@ -23,6 +23,8 @@
 #        REPEAT=N: every report runs with --repeat N (its trials are the
 #        side's: with SIDE 1, one report a side of N trials).
 #        KEEP=DIR: copy the reports and comparisons to DIR at the end.
+#        SHARE=0.9: the quota and the throttle at 90 % instead of 80 %
+#        (a 10 % slowdown).
 set -Eeuo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-6}
@@ -31,6 +33,8 @@ side=${3:-5}
 reps=${4:-2}
 parts=${PARTS:-aa cpu io}
 repeat=${REPEAT:-1}
+share=${SHARE:-0.8}
+quota=$(python3 -c "print(round($share * 100000))")
 [ "$(id -u)" = 0 ] || { echo "aa-noise.sh: run as root (cgroups, a loop device)" >&2; exit 1; }
 cargo build --release --quiet
 bin=$PWD/target/release/quickbench
@@ -145,14 +149,14 @@ rounds() {
 }
 
 if part cpu; then
-echo "== CPU quota 0.8 CPU: $reps rounds of $side plain against $side under the quota"
+echo "== CPU quota $share CPU: $reps rounds of $side plain against $side under the quota (--repeat $repeat)"
 cg=$(make_cgroup cpu)
 cgroups+=("$cg")
 if [ -f "$cg/cpu.max" ]; then
-    echo "80000 100000" > "$cg/cpu.max"
+    echo "$quota 100000" > "$cg/cpu.max"
 else
     echo 100000 > "$cg/cpu.cfs_period_us"
-    echo 80000 > "$cg/cpu.cfs_quota_us"
+    echo "$quota" > "$cg/cpu.cfs_quota_us"
 fi
 rounds cpu "$cg" "$delay" --repeat "$repeat" --json -q --only cpu
 for step in " 1 // jobs" " 2 // jobs"; do
@@ -164,7 +168,7 @@ done
 fi
 
 if part io; then
-echo "== I/O throttle at 80 % of the 4k 1-job IO/s, on a loop device"
+echo "== I/O throttle at $share of the 4k 1-job IO/s, on a loop device (--repeat $repeat)"
 truncate -s 1G "$work/disk.img"
 loopdev=$(losetup -f --show "$work/disk.img")
 mkfs.ext4 -q "$loopdev"
@@ -172,11 +176,12 @@ mkdir -p "$work/mnt"
 mount "$loopdev" "$work/mnt"
 io=(--repeat "$repeat" --json -q --only io --max-size 64M --dir "$work/mnt")
 "$bin" "$delay" "${io[@]}" > "$work/calibrate.json" 2>> "$work/stderr"
-read -r riops wiops < <(python3 - "$work/calibrate.json" <<'PY'
+read -r riops wiops < <(python3 - "$work/calibrate.json" "$share" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
+share = float(sys.argv[2])
 one = {l["direction"]: l["iops"] for l in d["storage_bandwidth"] if l["block_size_bytes"] == 4096 and l["jobs"] == 1}
-print(int(0.8 * one["read"]), int(0.8 * one["write"]))
+print(int(share * one["read"]), int(share * one["write"]))
 PY
 )
 majmin=$(lsblk -dno MAJ:MIN "$loopdev" | tr -d ' ')

@@ -8,7 +8,6 @@
 //! options come from its own definition, in a COMPARE section.
 
 use std::io::{self, Write};
-use std::process::ExitCode;
 
 use clap_complete::Shell;
 use clap_mangen::roff::{bold, italic, roman, Inline, Roff};
@@ -21,32 +20,6 @@ use crate::signals;
 
 /// The program's name in the man page and the completion scripts.
 const BIN: &str = "quickbench";
-
-/// Writes `kind` to stdout; exit 0, 141 when stdout was closed early (as a
-/// report does), 1 when stdout cannot be written.
-pub fn main(kind: Generate) -> ExitCode {
-    let bytes = match render(kind) {
-        Ok(b) => b,
-        Err(e) => {
-            crate::report::stderr_line(&e);
-            return ExitCode::from(1);
-        }
-    };
-    let mut out = io::stdout().lock();
-    match out.write_all(&bytes).and_then(|()| out.flush()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
-            ExitCode::from(signals::exit_code(libc::SIGPIPE) as u8)
-        }
-        Err(e) => {
-            crate::report::stderr_line(&format!(
-                "writing the {} output to stdout: {e}",
-                kind.name()
-            ));
-            ExitCode::from(1)
-        }
-    }
-}
 
 /// The bytes `--generate kind` prints, or why it cannot (a malformed
 /// `SOURCE_DATE_EPOCH`).

@@ -26,7 +26,7 @@ fn main() -> ExitCode {
     let cfg = match cli::parse_command(std::env::args_os()) {
         Ok(Command::Run(c)) => c,
         Ok(Command::Compare(c)) => return compare(&c),
-        Ok(Command::Generate(kind)) => return quickbench::generate::main(kind),
+        Ok(Command::Generate(kind)) => return generate(kind),
         Err(u) => return usage(u),
     };
     signals::install();
@@ -122,12 +122,32 @@ fn compare(cfg: &CompareConfig) -> ExitCode {
     } else {
         compare::render_text(&c, &stdout_style(), cfg.table)
     };
+    print_stdout(text.as_bytes(), "the comparison")
+}
+
+/// `quickbench --generate KIND`: the man page or a completion script on
+/// stdout; exit 0, 1 when it cannot be rendered or written, 141 when
+/// stdout was closed early.
+fn generate(kind: cli::Generate) -> ExitCode {
+    match quickbench::generate::render(kind) {
+        Ok(bytes) => print_stdout(&bytes, &format!("the {} output", kind.name())),
+        Err(e) => {
+            report::stderr_line(&e);
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Writes a whole document (`what`, for the error) to stdout: exit 0, 141
+/// when stdout was closed early (as a report does), 1 when it cannot be
+/// written.
+fn print_stdout(bytes: &[u8], what: &str) -> ExitCode {
     let mut out = io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+    match out.write_all(bytes).and_then(|_| out.flush()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(EXIT_BROKEN_PIPE),
         Err(e) => {
-            report::stderr_line(&format!("writing the comparison to stdout: {e}"));
+            report::stderr_line(&format!("writing {what} to stdout: {e}"));
             ExitCode::from(1)
         }
     }

@@ -273,6 +273,31 @@ fn a_five_host_fleet_table_marks_the_outlier() {
 }
 
 #[test]
+fn a_fleet_figure_marked_other_io_is_not_comparable_nor_an_outlier() {
+    let d = tempfile::tempdir().unwrap();
+    let files = fleet(d.path());
+    // n4's slow 4k 1-job write ran beside another workload on its disk
+    let mut v: Value = serde_json::from_slice(&fs::read(&files[3]).unwrap()).unwrap();
+    v["storage_bandwidth"][0]["marks"] =
+        serde_json::json!([{"kind": "other_io", "device": "vda", "percent": 40.0}]);
+    fs::write(&files[3], serde_json::to_vec(&v).unwrap()).unwrap();
+    let refs: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
+    let c = compare_json(&refs);
+    let t = &c["table"];
+    let col = t["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|c| c["name"] == "4k W 1j")
+        .unwrap();
+    for (i, row) in t["rows"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(row["outlier"][col], false, "{row}");
+        assert_eq!(row["not_comparable"][col], i == 3, "{row}");
+    }
+    assert_valid(&c);
+}
+
+#[test]
 fn the_comparison_json_validates_against_its_schema() {
     let d = tempfile::tempdir().unwrap();
     let files = fleet(d.path());

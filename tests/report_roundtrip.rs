@@ -678,6 +678,12 @@ fn any_report_compared_with_itself_is_never_better_or_worse() {
                 Verdict::NotComparable { why } => {
                     assert!(!r.marks[1].is_empty(), "case {case}: {} {why}", r.label)
                 }
+                // Every trial marked busy, steal or other I/O: no verdict,
+                // the ratio as measured, and the mark shown.
+                Verdict::Distorted { ratio, .. } => {
+                    assert!(!r.marks[1].is_empty(), "case {case}: {}", r.label);
+                    assert!(ratio.is_none_or(|x| (x - 1.0).abs() < 1e-9), "case {case}");
+                }
                 v => panic!("case {case}: {} {:?}: {v:?}", r.label, r.texts),
             }
         }

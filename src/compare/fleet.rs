@@ -6,10 +6,12 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::facts::{Better, Method};
+use super::facts::{distortion, Better, Method};
 use super::load::Input;
 use super::sides::Side;
+use crate::conditions::Mark;
 use crate::dd_io::Direction;
+use crate::end::End;
 use crate::model::{BlockSize, Report};
 use crate::stats::describe::median;
 use crate::stats::fleet::{fleet_outliers, FLOOR, Z_CUT};
@@ -50,7 +52,8 @@ pub struct FleetRow {
     #[serde(serialize_with = "flagged")]
     pub outlier: Vec<Option<String>>,
     /// True where the figure is not comparable with the others (another
-    /// loop definition, the bash latency column, an interrupted line).
+    /// loop definition, the bash latency column, an interrupted line, a
+    /// figure marked busy, steal or other I/O).
     pub not_comparable: Vec<bool>,
 }
 
@@ -59,6 +62,9 @@ pub struct FleetRow {
 enum Tag {
     /// Its step did not run its whole time: it never compares.
     Ended,
+    /// Its step was marked busy, steal or other I/O: it reads what ran
+    /// beside it, as in a verdict, and never compares.
+    Distorted,
     /// Measured so: it compares with the figures measured the same way.
     Method(Method),
 }
@@ -79,33 +85,21 @@ fn io_figure(
     let l = r
         .lines_of(bs)
         .find(|l| l.direction == dir && l.jobs == jobs)?;
-    Some((
-        pick(l).trunc(),
-        (!l.end.is_complete()).then_some(Tag::Ended),
-    ))
+    Some((pick(l).trunc(), unusual(&l.end, &l.marks)))
 }
 
 const KEY_FIGURES: [KeyFigure; 10] = [
     ("CPU 1 job", "loop/job/s", Better::Higher, |r| {
         let s = r.cpu_loop.first()?;
-        Some((
-            s.loops_per_s_mean.trunc(),
-            cpu_method(r, !s.end.is_complete()),
-        ))
+        Some((s.loops_per_s_mean.trunc(), cpu_method(r, &s.end, &s.marks)))
     }),
     ("CPU max jobs", "loop/job/s", Better::Higher, |r| {
         let s = r.cpu_loop.last()?;
-        Some((
-            s.loops_per_s_mean.trunc(),
-            cpu_method(r, !s.end.is_complete()),
-        ))
+        Some((s.loops_per_s_mean.trunc(), cpu_method(r, &s.end, &s.marks)))
     }),
     ("Memory", "B/s", Better::Higher, |r| {
         let b = r.memory.as_ref()?.dd_bandwidth.as_ref()?;
-        Some((
-            b.bytes_per_s(),
-            (!b.end.is_complete()).then_some(Tag::Ended),
-        ))
+        Some((b.bytes_per_s(), unusual(&b.end, &b.marks)))
     }),
     ("4k W 1j", "IO/s", Better::Higher, |r| {
         io_figure(r, BlockSize::K4, Direction::Write, 1, |l| l.iops)
@@ -135,10 +129,22 @@ const KEY_FIGURES: [KeyFigure; 10] = [
     }),
 ];
 
+/// A step that did not run its whole time, or that a mark distorted:
+/// `Ended` or `Distorted`, else `None`.
+fn unusual(end: &End, marks: &[Mark]) -> Option<Tag> {
+    if !end.is_complete() {
+        Some(Tag::Ended)
+    } else if distortion(marks).is_some() {
+        Some(Tag::Distorted)
+    } else {
+        None
+    }
+}
+
 /// The CPU loop's tag: other loop definitions never compare.
-fn cpu_method(r: &Report, cut: bool) -> Option<Tag> {
-    if cut {
-        return Some(Tag::Ended);
+fn cpu_method(r: &Report, end: &End, marks: &[Mark]) -> Option<Tag> {
+    if let Some(t) = unusual(end, marks) {
+        return Some(t);
     }
     Some(Tag::Method(match &r.original {
         Some(_) => Method::BashLoop,
@@ -147,9 +153,13 @@ fn cpu_method(r: &Report, cut: bool) -> Option<Tag> {
 }
 
 /// A side's key figure: the median of its reports' figures when they
-/// share one tag; else the first report's, not comparable.
+/// share one tag; else the first report's, not comparable. Distorted
+/// figures count only when the side has no other.
 fn side_cell(cells: &[&KeyCell]) -> KeyCell {
-    let present: Vec<&(f64, Option<Tag>)> = cells.iter().filter_map(|c| c.as_ref()).collect();
+    let mut present: Vec<&(f64, Option<Tag>)> = cells.iter().filter_map(|c| c.as_ref()).collect();
+    if present.iter().any(|c| c.1 != Some(Tag::Distorted)) {
+        present.retain(|c| c.1 != Some(Tag::Distorted));
+    }
     let first = present.first()?;
     let tag = &first.1;
     if present.iter().all(|c| c.1 == *tag) {
@@ -183,7 +193,7 @@ pub fn fleet_table(inputs: &[Input], sides: &[Side]) -> FleetTable {
         let mut count: HashMap<Option<Tag>, usize> = HashMap::new();
         for row in &cells {
             if let Some((_, m)) = &row[c] {
-                if *m != Some(Tag::Ended) {
+                if !matches!(m, Some(Tag::Ended | Tag::Distorted)) {
                     *count.entry(m.clone()).or_default() += 1;
                 }
             }
@@ -200,7 +210,7 @@ pub fn fleet_table(inputs: &[Input], sides: &[Side]) -> FleetTable {
                 .and_then(|(m, _)| m),
         );
     }
-    let ok = |c: usize, cell: &KeyCell| matches!(cell, Some((_, m)) if *m != Some(Tag::Ended) && (m.is_none() || *m == usual[c]));
+    let ok = |c: usize, cell: &KeyCell| matches!(cell, Some((_, m)) if !matches!(m, Some(Tag::Ended | Tag::Distorted)) && (m.is_none() || *m == usual[c]));
     let columns: Vec<(Option<f64>, Vec<Option<String>>)> = (0..KEY_FIGURES.len())
         .map(|c| {
             let comparable: Vec<Option<f64>> = cells
@@ -331,5 +341,9 @@ mod tests {
         assert_eq!(side_cell(&[&a, &ended]).unwrap().1, Some(Tag::Ended));
         assert_eq!(side_cell(&[&None, &a]), a);
         assert_eq!(side_cell(&[&None]), None);
+        // a busy report is left out while the side has another
+        let busy = Some((1.0, Some(Tag::Distorted)));
+        assert_eq!(side_cell(&[&busy, &a, &b]), Some((20.0, m.clone())));
+        assert_eq!(side_cell(&[&busy]).unwrap().1, Some(Tag::Distorted));
     }
 }

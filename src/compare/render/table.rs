@@ -17,7 +17,7 @@ pub fn render_table(c: &Comparison, style: &Style) -> String {
     });
     let mut out = header_text(c);
     out.push_str(&format!(
-        "* {}; \u{2020} not comparable (another loop definition, an interrupted line, the bash latency column)\n\n",
+        "* {}; \u{2020} not comparable (another loop definition, an interrupted line, the bash latency column, a figure marked busy, steal or other I/O)\n\n",
         outlier_rule()
     ));
     let name_w = t

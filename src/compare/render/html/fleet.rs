@@ -31,12 +31,32 @@ pub(super) fn strips(t: &FleetTable) -> String {
          (equal steps are equal ratios); the black line is the median. \
          <span class=\"sw out\"></span>outlier: {} (named beside its dot, listed below) \
          <span class=\"sw nc\"></span>not comparable (another loop definition, an \
-         interrupted line, the bash latency column), not in the median. \
+         interrupted line, the bash latency column, a figure marked busy, steal or other \
+         I/O), not in the median. \
          Hover a dot for its host and figure.</p>",
         esc(&outlier_rule())
     );
+    // A figure no report has (the fleet ran without `io`, say) gets no
+    // strip: one line names them all.
+    let mut lacking: Vec<&str> = Vec::new();
     for c in 0..t.columns.len() {
-        out.push_str(&strip(t, c));
+        if t.rows.iter().all(|r| r.values[c].is_none()) {
+            lacking.push(t.columns[c].name);
+        } else {
+            out.push_str(&strip(t, c));
+        }
+    }
+    if !lacking.is_empty() {
+        let _ = writeln!(
+            out,
+            "<p class=\"lacking\">No report has {}: {}.</p>",
+            if lacking.len() == 1 {
+                "this figure"
+            } else {
+                "these figures"
+            },
+            esc(&lacking.join(", "))
+        );
     }
     out
 }
@@ -81,9 +101,10 @@ fn strip(t: &FleetTable, c: usize) -> String {
         .collect();
     let median = t.median[c];
     let Some((lo, hi)) = domain(points.iter().map(|p| p.1).chain(median), 1.5) else {
+        // only figures that are not positive (a zero IO/s): no log scale
         let _ = writeln!(
             out,
-            "<svg class=\"strip\" data-figure=\"{}\" width=\"{}\" height=\"28\" viewBox=\"0 0 {} 28\" role=\"img\"><text x=\"{X0}\" y=\"18\">No report has this figure.</text></svg>\n</section>",
+            "<svg class=\"strip\" data-figure=\"{}\" width=\"{}\" height=\"28\" viewBox=\"0 0 {} 28\" role=\"img\"><text x=\"{X0}\" y=\"18\">No figure above zero to place on a log scale.</text></svg>\n</section>",
             esc(col.name),
             px(W),
             px(W)

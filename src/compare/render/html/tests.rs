@@ -191,6 +191,33 @@ fn assert_inert_and_offline(page: &str) {
 }
 
 #[test]
+fn figures_no_report_has_are_named_once_without_a_strip() {
+    let mut c = fleet();
+    let t = c.table.as_mut().unwrap();
+    for name in ["4k W 1j", "1M R 16j"] {
+        t.columns.push(FleetColumn {
+            name,
+            unit: "IO/s",
+            better: Better::Higher,
+        });
+        t.median.push(None);
+        for r in &mut t.rows {
+            r.values.push(None);
+            r.outlier.push(None);
+            r.not_comparable.push(false);
+        }
+    }
+    let page = html(&c);
+    assert_eq!(page.matches("<svg class=\"strip\"").count(), 2);
+    assert!(!page.contains("data-figure=\"4k W 1j\""));
+    assert_eq!(page.matches("No report has").count(), 1, "{page}");
+    assert!(
+        page.contains("<p class=\"lacking\">No report has these figures: 4k W 1j, 1M R 16j.</p>"),
+        "{page}"
+    );
+}
+
+#[test]
 fn a_fleet_page_has_a_strip_per_key_figure_and_names_its_outliers() {
     let c = fleet();
     let page = html(&c);
