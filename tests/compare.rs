@@ -229,6 +229,16 @@ fn fleet(d: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// The index of the fleet table's column `name`.
+fn column(t: &Value, name: &str) -> usize {
+    t["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|c| c["name"] == name)
+        .unwrap()
+}
+
 #[test]
 fn a_five_host_fleet_table_marks_the_outlier() {
     let d = tempfile::tempdir().unwrap();
@@ -236,12 +246,7 @@ fn a_five_host_fleet_table_marks_the_outlier() {
     let refs: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
     let c = compare_json(&refs);
     let t = &c["table"];
-    let col = t["columns"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .position(|c| c["name"] == "4k W 1j")
-        .unwrap();
+    let col = column(t, "4k W 1j");
     assert_eq!(t["median"][col], 25_000.0);
     for (i, row) in t["rows"].as_array().unwrap().iter().enumerate() {
         assert_eq!(row["outlier"][col], i == 3, "{row}");
@@ -284,12 +289,7 @@ fn a_fleet_figure_marked_other_io_is_not_comparable_nor_an_outlier() {
     let refs: Vec<&Path> = files.iter().map(|p| p.as_path()).collect();
     let c = compare_json(&refs);
     let t = &c["table"];
-    let col = t["columns"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .position(|c| c["name"] == "4k W 1j")
-        .unwrap();
+    let col = column(t, "4k W 1j");
     for (i, row) in t["rows"].as_array().unwrap().iter().enumerate() {
         assert_eq!(row["outlier"][col], false, "{row}");
         assert_eq!(row["not_comparable"][col], i == 3, "{row}");

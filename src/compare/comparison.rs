@@ -242,12 +242,7 @@ fn warnings(inputs: &[Input], reports: &[ReportInfo]) -> Vec<String> {
     if delays.iter().any(|d| *d != delays[0]) {
         w.push(format!(
             "loop delays differ ({}): a short delay gives noisier figures, and the bash original's figures depend on it",
-            reports
-                .iter()
-                .zip(&delays)
-                .map(|(r, d)| format!("{} {d}", r.name))
-                .collect::<Vec<_>>()
-                .join(", ")
+            each(reports, &delays)
         ));
     }
     // With --repeat, a step's trials run interleaved with the section's
@@ -259,12 +254,7 @@ fn warnings(inputs: &[Input], reports: &[ReportInfo]) -> Vec<String> {
     if repeats.iter().any(|&n| n != repeats[0]) {
         w.push(format!(
             "trials per step differ ({}): steps repeated by --repeat run interleaved, round after round, and a side of fewer than 3 trials has its run-to-run spread assumed; run every report with the same --repeat",
-            reports
-                .iter()
-                .zip(&repeats)
-                .map(|(r, n)| format!("{} {n}", r.name))
-                .collect::<Vec<_>>()
-                .join(", ")
+            each(reports, &repeats)
         ));
     }
     let bash: Vec<&str> = reports
@@ -294,6 +284,16 @@ fn warnings(inputs: &[Input], reports: &[ReportInfo]) -> Vec<String> {
         }
     }
     w
+}
+
+/// `a 30 s, b 5 s`: each report's name and its value, for a warning.
+fn each(reports: &[ReportInfo], values: &[impl std::fmt::Display]) -> String {
+    reports
+        .iter()
+        .zip(values)
+        .map(|(r, v)| format!("{} {v}", r.name))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn row(
