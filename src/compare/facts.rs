@@ -61,6 +61,10 @@ pub struct Fact {
     /// Why this figure cannot be compared with another report's whose
     /// method differs (`loop v1`, `bash loop`).
     pub method: Option<Method>,
+    /// The measurement a figure is one form of, when the report prints it
+    /// several ways (a storage line's MB/s, IO/s and mean latency): the
+    /// figures of one measurement count once in a comparison's family.
+    pub measure: Option<String>,
 }
 
 /// One trial of a figure, and the mark that distorted it, if one did.
@@ -112,7 +116,8 @@ impl fmt::Display for Method {
     }
 }
 
-fn info(section: &str, label: impl Into<String>, text: impl Into<String>) -> Fact {
+/// An information line (no figure).
+pub(super) fn info(section: &str, label: impl Into<String>, text: impl Into<String>) -> Fact {
     Fact {
         section: section.into(),
         label: label.into(),
@@ -124,6 +129,7 @@ fn info(section: &str, label: impl Into<String>, text: impl Into<String>) -> Fac
         marks: Vec::new(),
         end: End::Complete,
         method: None,
+        measure: None,
     }
 }
 
@@ -145,6 +151,7 @@ fn figure(
         marks: Vec::new(),
         end: End::Complete,
         method: None,
+        measure: None,
     }
 }
 
@@ -352,6 +359,7 @@ pub fn facts(r: &Report) -> Vec<Fact> {
                 .collect();
             f.marks = marks.clone();
             f.end = l.end.clone();
+            f.measure = Some(format!("{section}: {line}"));
             if better == Better::Lower {
                 f.method = Some(if r.original.is_some() {
                     Method::BashQueueTime

@@ -9,7 +9,7 @@
 //! Each figure's value is the figure as the text prints it (rounded to
 //! its printed decimals), so that a report's text and JSON give one value.
 
-use super::facts::{distortion, Better, Fact, FactTrial, FigureKind, Method};
+use super::facts::{distortion, info, Better, Fact, FactTrial, FigureKind, Method};
 use crate::end::End;
 use crate::membw::dram::DramRun;
 use crate::model::{BlockSize, Report};
@@ -19,21 +19,6 @@ use crate::stats::Trial;
 const CPU: &str = "Extended: CPU";
 const MEMORY: &str = "Extended: Memory (DRAM, STREAM-like)";
 const STORAGE: &str = "Extended: Storage";
-
-fn info(section: &str, label: String, text: String) -> Fact {
-    Fact {
-        section: section.into(),
-        label,
-        figure: None,
-        kind: None,
-        trials: Vec::new(),
-        value: None,
-        text,
-        marks: Vec::new(),
-        end: End::Complete,
-        method: None,
-    }
-}
 
 /// A figure as printed with `decimals`: its value is the printed one.
 fn figure(
@@ -64,6 +49,7 @@ fn figure(
         marks: Vec::new(),
         end: End::Complete,
         method: None,
+        measure: None,
     }
 }
 
@@ -106,22 +92,18 @@ pub fn facts_extended(r: &Report) -> Vec<Fact> {
                 f.marks.extend(end_text(&f.end));
                 v.push(f);
             }
-            None => v.push(info(CPU, "SMT probe".into(), p.verdict())),
+            None => v.push(info(CPU, "SMT probe", p.verdict())),
         }
     }
     if let Some(d) = &x.dram {
         v.push(info(
             MEMORY,
-            "Arrays".into(),
+            "Arrays",
             format!("3 x {} MiB", d.plan.array_bytes >> 20),
         ));
         dram(&mut v, "1 thread", &d.single);
         if let Some(all) = &d.all {
-            v.push(info(
-                MEMORY,
-                "All CPUs".into(),
-                format!("{} threads", all.threads),
-            ));
+            v.push(info(MEMORY, "All CPUs", format!("{} threads", all.threads)));
             dram(&mut v, "all CPUs", all);
         }
     }

@@ -166,5 +166,6 @@ pub fn side_fact(facts: &[&Fact]) -> Option<SideFact> {
         method: first.method,
         trials,
         left_out,
+        measure: first.measure.clone(),
     })
 }

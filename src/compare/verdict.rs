@@ -16,6 +16,8 @@
 //! lines read same or different; figures measured differently, or whose
 //! step did not run its whole time, are not comparable, with the reason.
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 
 use super::facts::{Better, Fact, FigureKind, Method};
@@ -164,6 +166,8 @@ pub struct SideFact {
     pub trials: Vec<Trial>,
     /// The distorting mark of each trial left out.
     pub left_out: Vec<MarkKind>,
+    /// The measurement the figure is one form of ([`Fact::measure`]).
+    pub measure: Option<String>,
 }
 
 /// Why two sides' figures cannot be compared, if they cannot.
@@ -206,6 +210,8 @@ pub fn judge_pair(
     let mut out: Vec<(Verdict, Option<Judged>)> = Vec::with_capacity(lines.len());
     let mut family: Vec<FigureInput> = Vec::new();
     let mut slot: Vec<usize> = Vec::new();
+    // The family's first figure of each measurement printed several ways.
+    let mut first_of: HashMap<&str, usize> = HashMap::new();
     for (i, (a, b)) in lines.iter().enumerate() {
         let (Some(a), Some(b)) = (a, b) else {
             out.push((Verdict::Missing, None));
@@ -244,12 +250,20 @@ pub fn judge_pair(
             |t: &[Trial]| !t.is_empty() && t.iter().all(|t| t.value.is_finite() && t.value > 0.0);
         if positive(&a.trials) && positive(&b.trials) {
             let cv = b.kind.or(a.kind).map_or(0.10, assumed_run_cv);
-            family.push(FigureInput::new(
-                better,
-                cv,
-                a.trials.clone(),
-                b.trials.clone(),
-            ));
+            let mut input = FigureInput::new(better, cv, a.trials.clone(), b.trials.clone());
+            if let Some(measure) = b
+                .measure
+                .as_deref()
+                .filter(|m| a.measure.as_deref() == Some(m))
+            {
+                match first_of.get(measure) {
+                    Some(&k) => input = input.following(k),
+                    None => {
+                        first_of.insert(measure, family.len());
+                    }
+                }
+            }
+            family.push(input);
             slot.push(i);
             out.push((Verdict::Missing, None));
         } else {
@@ -374,6 +388,7 @@ mod tests {
             method: None,
             trials: values.iter().map(|&v| Trial::value(v)).collect(),
             left_out: Vec::new(),
+            measure: None,
         }
     }
 
@@ -492,6 +507,7 @@ mod tests {
             marks: vec!["interrupted".into()],
             end,
             method: None,
+            measure: None,
         };
         // A stopped line, whatever its marks say.
         let stopped = fact(End::Stopped {

@@ -100,7 +100,7 @@ fn header_text(c: &Comparison) -> String {
 /// occur are explained.
 pub fn legend(c: &Comparison) -> Vec<String> {
     let mut out = vec![format!(
-        "Figures relative to {}, latency: lower is better. B/A [interval]: \u{2248} the whole interval within \u{b1}{} %, better/worse beyond it, ~ it straddles a bound (and the runs a side that would decide); false claims held to 5 % of the figures (Benjamini-Hochberg).",
+        "Figures relative to {}, latency: lower is better. B/A [interval]: \u{2248} the whole interval within \u{b1}{} %, better/worse beyond it, ~ it straddles a bound (and the runs a side that would decide); false claims held to 5 % of the figures (Benjamini-Hochberg; a storage line's MB/s, IO/s and latency, one measurement, count once).",
         column(c, 0),
         (EQUAL_WITHIN * 100.0).round()
     )];
