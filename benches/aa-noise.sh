@@ -25,6 +25,9 @@
 #        KEEP=DIR: copy the reports and comparisons to DIR at the end.
 #        SHARE=0.9: the quota and the throttle at 90 % instead of 80 %
 #        (a 10 % slowdown).
+#        WHOLE=1: the CPU quota's runs are whole reports (the quota then
+#        slows what else it slows, and the comparison's family is a whole
+#        report's), not --only cpu.
 set -Eeuo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-6}
@@ -149,7 +152,7 @@ rounds() {
 }
 
 if part cpu; then
-echo "== CPU quota $share CPU: $reps rounds of $side plain against $side under the quota (--repeat $repeat)"
+echo "== CPU quota $share CPU: $reps rounds of $side plain against $side under the quota (--repeat $repeat$([ "${WHOLE:-0}" = 1 ] && echo ", whole reports"))"
 cg=$(make_cgroup cpu)
 cgroups+=("$cg")
 if [ -f "$cg/cpu.max" ]; then
@@ -158,7 +161,9 @@ else
     echo 100000 > "$cg/cpu.cfs_period_us"
     echo "$quota" > "$cg/cpu.cfs_quota_us"
 fi
-rounds cpu "$cg" "$delay" --repeat "$repeat" --json -q --only cpu
+scope=(--only cpu)
+[ "${WHOLE:-0}" = 1 ] && scope=(--dir "$work")
+rounds cpu "$cg" "$delay" --repeat "$repeat" --json -q "${scope[@]}"
 for step in " 1 // jobs" " 2 // jobs"; do
     echo " [ CPU loop ]$step, $side reports a side:"
     analyse power "[ CPU loop ] $step" "$work"/cpu-side-r*.cmp
