@@ -28,6 +28,9 @@
 #        WHOLE=1: the CPU quota's runs are whole reports (the quota then
 #        slows what else it slows, and the comparison's family is a whole
 #        report's), not --only cpu.
+#        BACKING=tmpfs: the loop device's file lives on a tmpfs of its own
+#        (RAM), not under /var/tmp: the injected throttle is then measured
+#        against a device without the host disk's own slow spells.
 set -Eeuo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-6}
@@ -49,6 +52,7 @@ cleanup() {
     [ -n "${KEEP:-}" ] && mkdir -p "$KEEP" && cp "$work"/*.json "$work"/*.cmp "$KEEP"/ 2>/dev/null
     mountpoint -q "$work/mnt" && umount "$work/mnt"
     [ -n "$loopdev" ] && losetup -d "$loopdev"
+    mountpoint -q "$work/backing" && umount "$work/backing"
     for cg in "${cgroups[@]}"; do rmdir "$cg" 2>/dev/null; done
     rm -rf "$work"
 }
@@ -173,9 +177,15 @@ done
 fi
 
 if part io; then
-echo "== I/O throttle at $share of the 4k 1-job IO/s, on a loop device (--repeat $repeat)"
-truncate -s 1G "$work/disk.img"
-loopdev=$(losetup -f --show "$work/disk.img")
+backing=$work
+if [ "${BACKING:-}" = tmpfs ]; then
+    backing=$work/backing
+    mkdir -p "$backing"
+    mount -t tmpfs -o size=1100M aa-noise "$backing"
+fi
+echo "== I/O throttle at $share of the 4k 1-job IO/s, on a loop device over $(df --output=fstype "$backing" | tail -1) (--repeat $repeat)"
+truncate -s 1G "$backing/disk.img"
+loopdev=$(losetup -f --show "$backing/disk.img")
 mkfs.ext4 -q "$loopdev"
 mkdir -p "$work/mnt"
 mount "$loopdev" "$work/mnt"
