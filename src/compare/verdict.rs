@@ -367,6 +367,9 @@ fn words(v: &Verdict, j: &Judgement) -> String {
             Some(RunsNeeded::PerSide { runs, .. }) => {
                 format!("~ {r} {runs} runs a side would decide")
             }
+            Some(RunsNeeded::MoreThan { runs, .. }) => {
+                format!("~ {r} more than {runs} runs a side would decide")
+            }
             _ => format!("~ {r} cannot decide"),
         },
     }

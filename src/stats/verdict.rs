@@ -72,9 +72,9 @@ pub const DEFAULT_MARGIN: f64 = 0.05;
 pub const FAMILY_ALPHA: f64 = 0.05;
 /// Trials a side from which the run-to-run spread is measured.
 pub const MEASURED_FROM: usize = 3;
-/// Beyond this many runs a side, "runs needed" reads "cannot decide": the
-/// estimate sits so close to a margin bound that no practical series of
-/// runs will settle on which side it is.
+/// Beyond this many runs a side, "runs needed" reads "more than 30": a
+/// count that large is a guess from a spread measured on a few trials,
+/// and the test would need a series no one runs to compare two hosts.
 pub const RUNS_CAP: u32 = 30;
 
 /// One trial of a figure: its value, and the summary of its sub-interval
@@ -238,8 +238,16 @@ pub enum RunsNeeded {
         /// The verdict they would likely give.
         toward: Verdict,
     },
-    /// The estimate sits at a margin bound: no practical number of runs
-    /// decides (more than [`RUNS_CAP`]).
+    /// More than [`RUNS_CAP`] runs a side (held in `runs`) would be
+    /// needed for this verdict: the estimate sits near a margin bound, or
+    /// the spread is wide for the difference.
+    MoreThan {
+        /// [`RUNS_CAP`].
+        runs: u32,
+        /// The verdict they would likely give.
+        toward: Verdict,
+    },
+    /// The estimate sits on a margin bound: no number of runs decides.
     CannotDecide,
 }
 
@@ -463,6 +471,12 @@ fn runs_needed(
     n_b: usize,
     min_runs: u32,
 ) -> RunsNeeded {
+    // An estimate on a bound (to rounding: B = 1.05 × A exactly) is on
+    // neither side of it, however many runs.
+    let on_bound = |b: f64| (est - b).abs() <= 1e-12;
+    if on_bound(mlo) || on_bound(mhi) {
+        return RunsNeeded::CannotDecide;
+    }
     let (factor, toward) = if est > mhi {
         (
             (est - lo) / (est - mhi),
@@ -488,8 +502,13 @@ fn runs_needed(
         .max(floor)
         .max(f64::from(min_runs))
         .max(MEASURED_FROM as f64);
-    if !runs.is_finite() || runs > f64::from(RUNS_CAP) {
+    if runs.is_nan() {
         RunsNeeded::CannotDecide
+    } else if runs > f64::from(RUNS_CAP) {
+        RunsNeeded::MoreThan {
+            runs: RUNS_CAP,
+            toward,
+        }
     } else {
         RunsNeeded::PerSide {
             runs: runs as u32,
@@ -873,6 +892,27 @@ mod tests {
         let j = judge(&FigureInput::new(Better::Higher, 0.03, a, b)).unwrap();
         assert_eq!(j.verdict, Verdict::Inconclusive);
         assert_eq!(j.runs_needed, Some(RunsNeeded::CannotDecide));
+    }
+
+    #[test]
+    fn a_clear_shift_in_wide_noise_needs_more_than_the_cap() {
+        // B/A ≈ 0.89, A spread over ±15 %: the direction is plain, the
+        // count beyond a series anyone runs.
+        let a = trials(&[
+            28504.0, 30613.0, 29723.0, 26530.0, 22352.0, 31013.0, 25076.0, 30160.0,
+        ]);
+        let b = trials(&[
+            26171.0, 26118.0, 26123.0, 26139.0, 26151.0, 26139.0, 26146.0, 25694.0,
+        ]);
+        let j = judge(&FigureInput::new(Better::Higher, 0.03, a, b)).unwrap();
+        assert_eq!(j.verdict, Verdict::Inconclusive);
+        assert_eq!(
+            j.runs_needed,
+            Some(RunsNeeded::MoreThan {
+                runs: RUNS_CAP,
+                toward: Verdict::Worse
+            })
+        );
     }
 
     #[test]
