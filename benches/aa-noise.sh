@@ -209,6 +209,29 @@ else
     echo "$majmin $wiops" > "$cg/blkio.throttle.write_iops_device"
 fi
 echo " $loopdev ($majmin): riops=$riops wiops=$wiops"
+# What the device's own spread asks of a comparison, from the calibration
+# report's trials (with REPEAT >= 3): the standard deviation of log IO/s
+# between trials, and the trials a side that would find a shift of SHARE
+# beyond the 5 % margin 95 % of the time, two noisy sides at alpha 0.05.
+# The normal-approximation size of a two-sample shift test,
+# n = 2 sd^2 ((z_0.975 + z_0.95) / (|ln SHARE| - |ln 0.95|))^2, divided by
+# 3/pi, the asymptotic relative efficiency of the Hodges-Lehmann shift
+# under normal noise (Lehmann, Nonparametrics, 1975, ch. 2): a throttle
+# also flattens the slowed side, so the pairs need about half of that; a
+# Benjamini-Hochberg level below 0.05 needs more.
+python3 - "$work/calibrate.json" "$share" <<'PY'
+import json, math, statistics, sys
+d = json.load(open(sys.argv[1]))
+gap = abs(math.log(float(sys.argv[2]))) - abs(math.log(0.95))
+for l in d["storage_bandwidth"]:
+    trials = [t["iops"] for t in l.get("trials", [])]
+    if l["block_size_bytes"] != 4096 or l["jobs"] != 1 or len(trials) < 3:
+        continue
+    sd = statistics.stdev(math.log(t) for t in trials)
+    need = "any number" if gap <= 0 else f"{math.ceil(2 * sd * sd * (math.pi / 3) * ((1.96 + 1.645) / gap) ** 2)}"
+    print(f" 4k 1-job {l['direction']}: {len(trials)} trials, sd of log IO/s {sd:.3f}; "
+          f"a {100 * (1 - float(sys.argv[2])):.0f} % shift needs ~{need} trials a side")
+PY
 rounds io "$cg" "$delay" "${io[@]}"
 for line in "Writes ( 1 thread[s]) IO/s" "Reads  ( 1 thread[s]) IO/s"; do
     echo " [ 4k ] $line, $side reports a side:"

@@ -79,10 +79,18 @@ fn two_runs_of_one_binary_flag_at_most_one_figure() {
             )
         })
         .collect();
+    // A storage line prints one measurement three ways (MB/s, IO/s, mean
+    // latency) and counts once in the comparison's family: the false-claim
+    // rate is over measurements, so its figures count as one claim.
+    let mut claims: Vec<&str> = flagged
+        .iter()
+        .map(|f| f.find(" thread[s])").map_or(f.as_str(), |i| &f[..i]))
+        .collect();
+    claims.dedup();
     assert!(
-        flagged.len() <= 1,
-        "an A/A comparison flagged {} figures (a busy mark says another process took the CPU or disk):\n{}",
-        flagged.len(),
+        claims.len() <= 1,
+        "an A/A comparison flagged {} measurements (a busy mark says another process took the CPU or disk):\n{}",
+        claims.len(),
         flagged.join("\n")
     );
 }

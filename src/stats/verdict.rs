@@ -493,6 +493,7 @@ fn runs_needed(
             Verdict::Same,
         )
     } else {
+        // A NaN estimate (or bound): nothing to read.
         return RunsNeeded::CannotDecide;
     };
     let scale = 1.0 / n_a as f64 + 1.0 / n_b as f64;
