@@ -7,10 +7,12 @@
 mod common_live;
 use common_live::*;
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::thread::sleep;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 fn spawn_io(dir: &Path, delay: &str) -> Child {
     Command::new(env!("CARGO_BIN_EXE_quickbench"))
@@ -35,6 +37,32 @@ fn spawn_io(dir: &Path, delay: &str) -> Child {
 fn kill(c: &Child, sig: i32) {
     // SAFETY: signalling our own child.
     unsafe { libc::kill(c.id() as i32, sig) };
+}
+
+/// Collects a child's stream as it comes, so a test can wait for a line.
+fn read_in_background(mut r: impl Read + Send + 'static) -> Arc<Mutex<String>> {
+    let text = Arc::new(Mutex::new(String::new()));
+    let sink = Arc::clone(&text);
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = r.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+    text
+}
+
+/// Waits until `text` contains `needle`, or `limit` passes.
+fn wait_for(text: &Mutex<String>, needle: &str, limit: Duration) {
+    let t0 = Instant::now();
+    while !text.lock().unwrap().contains(needle) && t0.elapsed() < limit {
+        sleep(Duration::from_millis(5));
+    }
 }
 
 fn empty(p: &Path) -> bool {
@@ -111,14 +139,20 @@ fn aborts_leave_the_filesystem_as_found() {
     ] {
         let p = place();
         let before = used_blocks(&p.dir);
-        let c = spawn_io(&p.dir, "10");
+        let mut c = spawn_io(&p.dir, "10");
+        let err = read_in_background(c.stderr.take().unwrap());
         sleep(Duration::from_millis(1200));
-        for &s in sigs {
+        for (i, &s) in sigs.iter().enumerate() {
             kill(&c, s);
-            sleep(Duration::from_millis(100));
+            if i + 1 < sigs.len() {
+                // Two SIGINTs still pending when the process next runs merge
+                // into one (standard signals do not queue): send the second
+                // only once the first has been handled, as a person would.
+                wait_for(&err, "cut short by Ctrl-C", Duration::from_millis(1800));
+            }
         }
         let o = c.wait_with_output().unwrap();
-        let err = String::from_utf8_lossy(&o.stderr);
+        let err = err.lock().unwrap().clone();
         assert_eq!(o.status.code(), code, "signals {sigs:?}: {err}");
         assert!(!err.contains("panicked"), "{err}");
         if code.is_none() {
