@@ -29,7 +29,8 @@ pub enum FigureKind {
     Storage4k,
     /// A 1M storage line's MB/s or IO/s.
     Storage1M,
-    /// A storage line's mean latency.
+    /// A storage latency percentile (`-x`); a line's mean latency is of
+    /// its block size's kind, whose spread it shares.
     Latency,
 }
 
@@ -340,7 +341,7 @@ pub fn facts(r: &Report) -> Vec<Fact> {
         let figures: [(&str, Better, FigureKind, Pick); 3] = [
             ("MB/s", Better::Higher, size, |l| l.mb_per_s.trunc()),
             ("IO/s", Better::Higher, size, |l| l.iops.trunc()),
-            ("µs avg. lat.", Better::Lower, FigureKind::Latency, |l| {
+            ("µs avg. lat.", Better::Lower, size, |l| {
                 l.lat_mean_us.trunc()
             }),
         ];
