@@ -8,7 +8,8 @@ use crate::compare::style::Style;
 use crate::compare::verdict::Verdict;
 
 /// The fleet table: one row per report, the key figures as columns, the
-/// median, and `*` after every figure more than 15 % worse than it.
+/// median, and `*` after every outlier (`fleet::outliers`, its rule in
+/// `outlier_rule`).
 pub fn render_table(c: &Comparison, style: &Style) -> String {
     let t = c.table.clone().unwrap_or_else(|| FleetTable {
         columns: Vec::new(),
