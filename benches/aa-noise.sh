@@ -43,6 +43,11 @@ reps=${4:-2}
 parts=${PARTS:-aa cpu io}
 repeat=${REPEAT:-1}
 share=${SHARE:-0.8}
+throttle=${THROTTLE:-follow}
+case $throttle in
+    follow | fixed) ;;
+    *) echo "aa-noise.sh: THROTTLE=$throttle: use follow (the default) or fixed" >&2; exit 2 ;;
+esac
 quota=$(python3 -c "print(round($share * 100000))")
 [ "$(id -u)" = 0 ] || { echo "aa-noise.sh: run as root (cgroups, a loop device)" >&2; exit 1; }
 cargo build --release --quiet
@@ -226,7 +231,7 @@ throttle_from "$work/calibrate.json"
 # start stops binding when the device slows and cuts 60 % when it speeds
 # up. By default the cap follows: each slowed run is capped at SHARE of
 # the plain run just before it. THROTTLE=fixed keeps the first cap.
-[ "${THROTTLE:-follow}" = fixed ] || before_slowed=throttle_from
+[ "$throttle" = follow ] && before_slowed=throttle_from
 # What the device's own spread asks of a comparison, from the calibration
 # report's trials (with REPEAT >= 3): the standard deviation of log IO/s
 # between trials, and the trials a side that would find a shift of SHARE
