@@ -348,9 +348,6 @@ fn device_error_mid_line_is_marked_and_the_run_goes_on() {
     // be made here (no device-mapper error target).
     let d = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR")).unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_quickbench"))
-        // A 1 s step: with the suite's other tests writing to the same
-        // disk, one 1M write has taken 0.6 s, and a 0.3 s line ended
-        // after that one I/O, before the fault.
         .args([
             "1",
             "-q",
@@ -363,8 +360,9 @@ fn device_error_mid_line_is_marked_and_the_run_goes_on() {
             "--dir",
         ])
         .arg(d.path())
-        // After one I/O, so that even a line slowed down by a busy machine
-        // reaches the fault.
+        // After one I/O, and 1 s steps (above), so that even a line slowed
+        // down by a busy machine reaches the fault: with the suite's other
+        // tests writing to the same disk, one 1M write has taken 0.6 s.
         .env("QUICKBENCH_TEST_FAULT", "EIO:1")
         .output()
         .unwrap();
