@@ -75,7 +75,8 @@ impl Config {
     allow_negative_numbers = true,
     after_help = "Compare reports: quickbench compare A B [C ...] (see 'quickbench compare --help').\n\
 Exit status: 0 every selected section ran; 1 a section could not run; \
-2 bad usage; 130 aborted by Ctrl-C (129 SIGHUP, 143 SIGTERM)."
+2 bad usage (found before anything is measured); 130 aborted by Ctrl-C \
+(129 SIGHUP, 143 SIGTERM); 141 stdout closed early (`| head`)."
 )]
 struct Args {
     /// Seconds each step may run (default 30; decimals allowed, >= 0.1)
@@ -188,20 +189,116 @@ impl Generate {
 pub enum Usage {
     /// `--help` or `--version`: print this on stdout, exit 0.
     Info(String),
-    /// Bad usage: the reason, one line (exit 2).
+    /// Bad usage: the reason and the help that explains it, one line
+    /// (exit 2).
     Bad(String),
 }
 
-impl From<clap::Error> for Usage {
-    fn from(e: clap::Error) -> Self {
-        use clap::error::ErrorKind;
-        let text = e.render().to_string();
-        if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-            return Usage::Info(text);
-        }
-        let first = text.lines().next().unwrap_or("bad usage");
-        Usage::Bad(first.strip_prefix("error: ").unwrap_or(first).to_string())
+/// Which help a usage error points at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum HelpFor {
+    Run,
+    Compare,
+}
+
+impl HelpFor {
+    /// `reason (see 'quickbench ... --help')`: the one line of bad usage.
+    fn bad(self, reason: &str) -> Usage {
+        let help = match self {
+            HelpFor::Run => "quickbench --help",
+            HelpFor::Compare => "quickbench compare --help",
+        };
+        Usage::Bad(format!("{reason} (see '{help}')"))
     }
+
+    /// A clap error as help to print, or one line of bad usage: clap's
+    /// first line, what is missing, and its suggestion when it has one.
+    fn clap(self, e: clap::Error) -> Usage {
+        use clap::error::{ContextKind, ContextValue, ErrorKind};
+        if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+            return Usage::Info(e.render().to_string());
+        }
+        let strings = |kind| match e.get(kind) {
+            Some(ContextValue::String(s)) => vec![s.clone()],
+            Some(ContextValue::Strings(v)) => v.clone(),
+            _ => Vec::new(),
+        };
+        let missing = strings(ContextKind::InvalidArg);
+        if e.kind() == ErrorKind::MissingRequiredArgument && self == HelpFor::Compare {
+            return self.bad(&needs_two_reports(0));
+        }
+        let text = e.render().to_string();
+        let first = text.lines().next().unwrap_or("bad usage");
+        let mut reason = first.strip_prefix("error: ").unwrap_or(first).to_string();
+        if e.kind() == ErrorKind::MissingRequiredArgument && !missing.is_empty() {
+            // clap lists them on the lines below; one line says them.
+            reason = format!("missing {}", missing.join(", "));
+        }
+        let suggested = strings(ContextKind::SuggestedArg)
+            .into_iter()
+            .chain(strings(ContextKind::SuggestedValue))
+            .chain(strings(ContextKind::SuggestedSubcommand))
+            .map(|s| format!("'{s}'"))
+            .collect::<Vec<_>>();
+        if !suggested.is_empty() {
+            reason = format!(
+                "{}: did you mean {}?",
+                reason.trim_end_matches(" found"),
+                suggested.join(" or ")
+            );
+        }
+        self.bad(&reason)
+    }
+}
+
+/// What `compare` says when it has fewer than two reports.
+fn needs_two_reports(got: usize) -> String {
+    let got = match got {
+        0 => "none".to_string(),
+        1 => "one".to_string(),
+        n => n.to_string(),
+    };
+    format!("compare needs two or more reports (files, or - for standard input), got {got}")
+}
+
+/// The Damerau (optimal string alignment) distance of `a` and `b`: edits,
+/// each one character inserted, deleted, replaced, or two neighbours
+/// swapped (the usual typo `comapre`).
+fn typo_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// A first word that is no loop delay but a misspelt `compare` (at most
+/// two typos, and not a number or an option).
+fn misspelt_compare(word: &std::ffi::OsStr) -> bool {
+    let Some(w) = word.to_str() else {
+        return false;
+    };
+    !w.starts_with('-')
+        && !w.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+        && w != "compare"
+        && w.len() >= 4
+        && typo_distance(&w.to_ascii_lowercase(), "compare") <= 2
 }
 
 /// What the command line asks for.
@@ -244,9 +341,10 @@ figure with its verdict; for more, one strip per key figure, every host a \
 dot on a log scale, the median marked, the outliers named and listed. The \
 text still goes to stdout; --html - puts the page on stdout instead of the \
 text (not with --json).",
-    after_help = "Exit status: 0 compared; 1 the --html file or stdout cannot be written \
-(the message names the file); 2 bad usage or an input that cannot be read \
-(the message names the file and line); 141 stdout closed early (`| head`)."
+    after_help = "Exit status: 0 compared; 1 writing the page or stdout failed (the message \
+names the file); 2 bad usage, an --html file that cannot be opened, or an \
+input that cannot be read (the message names the file and line); 141 stdout \
+closed early (`| head`)."
 )]
 struct CompareArgs {
     /// The reports (files, or - for standard input), at least two
@@ -279,23 +377,26 @@ where
     T: Into<OsString> + Clone,
 {
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    if let Some(word) = args.get(1).filter(|a| misspelt_compare(a)) {
+        return Err(HelpFor::Compare.bad(&format!(
+            "unknown command '{}': did you mean 'compare'?",
+            word.to_string_lossy()
+        )));
+    }
     if args.get(1).is_some_and(|a| a == "compare") {
+        let help = HelpFor::Compare;
         let a = CompareArgs::try_parse_from(
             std::iter::once(OsString::from("quickbench compare")).chain(args[2..].iter().cloned()),
-        )?;
+        )
+        .map_err(|e| help.clap(e))?;
         let split = (!a.side_b.is_empty()).then_some(a.inputs.len());
         let mut inputs = a.inputs;
         inputs.extend(a.side_b);
         if inputs.len() < 2 {
-            return Err(Usage::Bad(format!(
-                "compare needs at least two reports, got {}",
-                inputs.len()
-            )));
+            return Err(help.bad(&needs_two_reports(inputs.len())));
         }
         if inputs.iter().filter(|i| *i == "-").count() > 1 {
-            return Err(Usage::Bad(
-                "standard input (-) can be read once only".into(),
-            ));
+            return Err(help.bad("standard input (-) can be read once only"));
         }
         let html = a.html.map(|p| {
             if p.as_os_str() == "-" {
@@ -305,9 +406,9 @@ where
             }
         });
         if a.json && html == Some(HtmlTo::Stdout) {
-            return Err(Usage::Bad(
-                "--json and --html - both write to stdout: give --html a file name".into(),
-            ));
+            return Err(
+                help.bad("--json and --html - both write to stdout: give --html a file name")
+            );
         }
         return Ok(Command::Compare(CompareConfig {
             inputs,
@@ -317,10 +418,10 @@ where
             html,
         }));
     }
-    let a = Args::try_parse_from(args)?;
+    let a = Args::try_parse_from(args).map_err(|e| HelpFor::Run.clap(e))?;
     match a.generate {
         Some(kind) => Ok(Command::Generate(kind)),
-        None => Ok(Command::Run(config(a))),
+        None => Ok(Command::Run(checked(config(a))?)),
     }
 }
 
@@ -337,7 +438,62 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    Ok(config(Args::try_parse_from(args)?))
+    checked(config(
+        Args::try_parse_from(args).map_err(|e| HelpFor::Run.clap(e))?,
+    ))
+}
+
+/// `cfg`, once what can be known before measuring is known good: a live
+/// run's `--dir` is an existing directory, and one that the storage
+/// bandwidth sections may write in when they will. A mistake there would
+/// otherwise show only after minutes of CPU and memory steps.
+fn checked(cfg: Config) -> Result<Config, Usage> {
+    if cfg.sysroot.is_some() {
+        // The directory is a path inside the dump, never opened.
+        return Ok(cfg);
+    }
+    let writes = cfg.runs(Section::Io) && !cfg.dry_run;
+    check_dir(&cfg.dir, writes).map_err(|why| HelpFor::Run.bad(&why))?;
+    Ok(cfg)
+}
+
+/// Why `dir` cannot be the benchmark directory, if it cannot: missing, not
+/// a directory, or (when `writes`) not writable by this process, a
+/// read-only mount included (`access(2)` says both).
+pub fn check_dir(dir: &std::path::Path, writes: bool) -> Result<(), String> {
+    use nix::unistd::{access, AccessFlags};
+    let d = dir.display();
+    match std::fs::metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(format!(
+                "--dir {d}: no such directory: give an existing directory on the filesystem to benchmark"
+            ))
+        }
+        Err(e) => {
+            return Err(format!(
+                "--dir {d}: cannot reach it: {e}: give a directory you may read"
+            ))
+        }
+        Ok(m) if !m.is_dir() => {
+            return Err(format!(
+                "--dir {d} is not a directory: give the directory whose filesystem to benchmark"
+            ))
+        }
+        Ok(_) => {}
+    }
+    if !writes {
+        return Ok(());
+    }
+    let why = match access(dir, AccessFlags::W_OK | AccessFlags::X_OK) {
+        Ok(()) => return Ok(()),
+        Err(nix::errno::Errno::EROFS) => "its filesystem is mounted read-only".to_string(),
+        Err(nix::errno::Errno::EACCES) => "permission denied".to_string(),
+        Err(e) => e.desc().to_string(),
+    };
+    Err(format!(
+        "--dir {d}: {why}, and the storage bandwidth sections write a temporary file there: \
+         use --dir on a directory you may write, or --skip io"
+    ))
 }
 
 /// The plain [`Config`] of parsed arguments.
@@ -682,6 +838,36 @@ mod tests {
                 e.contains(&format!("'{bad}'")) && e.contains("1 to 20"),
                 "{e}"
             );
+        }
+    }
+
+    #[test]
+    fn typo_distance_counts_edits_and_swaps() {
+        // Optimal string alignment distances (Levenshtein, plus one edit
+        // for two neighbours swapped), counted by hand.
+        for (a, b, d) in [
+            ("compare", "compare", 0),
+            ("comapre", "compare", 1),
+            ("compar", "compare", 1),
+            ("cmopare", "compare", 1),
+            ("kitten", "sitting", 3),
+            ("", "abc", 3),
+            ("ca", "abc", 3),
+        ] {
+            assert_eq!(typo_distance(a, b), d, "{a} / {b}");
+            assert_eq!(typo_distance(b, a), d, "{b} / {a}");
+        }
+        for (word, typo) in [
+            ("comapre", true),
+            ("COMPARE", true),
+            ("compose", true),
+            ("30", false),
+            ("0.5", false),
+            ("--compare", false),
+            ("cpu", false),
+            ("compare", false),
+        ] {
+            assert_eq!(misspelt_compare(word.as_ref()), typo, "{word}");
         }
     }
 

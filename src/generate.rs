@@ -328,12 +328,15 @@ fn prose() -> Roff {
         (
             1,
             "A section could not run: the report says which, standard error why and what \
-             to do. For compare: the --html file or standard output cannot be written.",
+             to do. For compare: writing the --html page or standard output failed.",
         ),
         (
             2,
-            "Bad usage, with a one-line reason on standard error; for compare, also an \
-             input that cannot be read (the message names the file and line).",
+            "Bad usage, with a one-line reason on standard error, found before anything \
+             is measured: an unknown option, a --dir that is no directory (or, when the \
+             storage bandwidth runs, one not writable), a --text-out file that cannot be \
+             created. For compare, also an --html file that cannot be opened or an input \
+             that cannot be read (the message names the file and line).",
         ),
     ] {
         item(&mut r, vec![bold(code.to_string())], text);

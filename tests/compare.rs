@@ -362,7 +362,7 @@ fn bad_inputs_exit_2_naming_the_file_and_line() {
     }
     let out = quickbench().arg("compare").arg(&txt).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("at least two reports"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("two or more reports"));
     // compare is not a loop delay, and has its own help
     let out = quickbench().args(["compare", "--help"]).output().unwrap();
     assert!(out.status.success());
@@ -505,7 +505,7 @@ fn html_dash_puts_two_reports_page_on_stdout_and_errors_name_the_file() {
     assert!(page.contains("\u{2248} x1.00"));
     assert_offline(&page);
 
-    // a page that cannot be written: exit 1, the path and what to do
+    // a page that cannot be written: exit 2 before reading, the path and what to do
     let bad = d.path().join("no-such-dir").join("page.html");
     let out = quickbench()
         .args(["compare", "--html"])
@@ -514,7 +514,7 @@ fn html_dash_puts_two_reports_page_on_stdout_and_errors_name_the_file() {
         .arg(&json)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains(&bad.display().to_string()), "{err}");
     assert!(err.contains("give --html a writable file"), "{err}");

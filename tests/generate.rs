@@ -169,8 +169,8 @@ fn man_page_renders_every_option_and_compare() {
     );
 }
 
-/// The EXIT STATUS section says what README.md's table says: the same
-/// codes, and the signal codes that the 130 row names.
+/// The EXIT STATUS section and `--help` say what README.md's table says:
+/// the same codes, and the signal codes that the 130 row names.
 #[test]
 fn man_exit_statuses_are_the_readmes() {
     let readme =
@@ -191,6 +191,28 @@ fn man_exit_statuses_are_the_readmes() {
         ["0", "1", "2", "130", "129", "143", "141"],
         "README's table changed"
     );
+    // `quickbench --help` lists the same codes, in the same order.
+    let help = run(Command::new(bin()).arg("--help"));
+    let help = String::from_utf8(help.stdout).unwrap();
+    let said = words(
+        help.split("Exit status:")
+            .nth(1)
+            .expect("--help lists exit statuses"),
+    );
+    let number = regex::Regex::new(r"\b(\d+)\b").unwrap();
+    let in_help: Vec<&str> = number.find_iter(&said).map(|m| m.as_str()).collect();
+    assert_eq!(in_help, codes, "--help's exit statuses: {said}");
+    // compare's are among them
+    let help = run(Command::new(bin()).args(["compare", "--help"]));
+    let help = String::from_utf8(help.stdout).unwrap();
+    let said = words(
+        help.split("Exit status:")
+            .nth(1)
+            .expect("compare --help lists them"),
+    );
+    for code in number.find_iter(&said) {
+        assert!(codes.iter().any(|c| c == code.as_str()), "compare: {said}");
+    }
     let man = generate("man");
     let section =
         &man[man.find(".SH \"EXIT STATUS\"").unwrap()..man.find(".SH ENVIRONMENT").unwrap()];
