@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{ArgAction, Parser};
+use clap::{ArgAction, Parser, ValueHint};
 
 /// Smallest accepted loop delay, in seconds (tests run short).
 pub const MIN_DELAY_S: f64 = 0.1;
@@ -80,19 +80,19 @@ Exit status: 0 every selected section ran; 1 a section could not run; \
 )]
 struct Args {
     /// Seconds each step may run (default 30; decimals allowed, >= 0.1)
-    #[arg(value_name = "LOOP_DELAY", value_parser = parse_delay)]
+    #[arg(value_name = "LOOP_DELAY", value_parser = parse_delay, value_hint = ValueHint::Other)]
     loop_delay: Option<f64>,
 
     /// Benchmark the filesystem holding DIR (default: the current directory)
-    #[arg(short = 'd', long = "dir", value_name = "DIR")]
+    #[arg(short = 'd', long = "dir", value_name = "DIR", value_hint = ValueHint::DirPath)]
     dir: Option<PathBuf>,
 
     /// Run only these sections, comma separated: cpuinfo, cpu, memory, storage, io
-    #[arg(long, value_name = "LIST", value_parser = parse_section_list, conflicts_with = "skip")]
+    #[arg(long, value_name = "LIST", value_parser = SectionListParser, hide_possible_values = true, conflicts_with = "skip")]
     only: Option<SectionList>,
 
     /// Run all but these sections (same names as --only)
-    #[arg(long, value_name = "LIST", value_parser = parse_section_list)]
+    #[arg(long, value_name = "LIST", value_parser = SectionListParser, hide_possible_values = true)]
     skip: Option<SectionList>,
 
     /// Print the information sections and the storage plan; measure and write nothing
@@ -100,11 +100,11 @@ struct Args {
     dry_run: bool,
 
     /// Read every /proc, /sys and /dev path under DIR (implies --dry-run)
-    #[arg(long, value_name = "DIR", value_parser = parse_sysroot)]
+    #[arg(long, value_name = "DIR", value_parser = parse_sysroot, value_hint = ValueHint::DirPath)]
     sysroot: Option<PathBuf>,
 
     /// Upper bound of the temporary file (e.g. 512M, 4G; default 4G)
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, value_hint = ValueHint::Other)]
     max_size: Option<u64>,
 
     /// One JSON document on stdout instead of the text report
@@ -120,12 +120,12 @@ struct Args {
     quiet: bool,
 
     /// Also write the text report to FILE (e.g. with --json: one run, both reports)
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     text_out: Option<PathBuf>,
 
     /// Measure each timed step N times, in N rounds of shuffled order (1 to 20, default 1): the
     /// text prints each step's median trial, the JSON keeps them all; the run takes N times as long
-    #[arg(long, value_name = "N", value_parser = parse_repeat)]
+    #[arg(long, value_name = "N", value_parser = parse_repeat, value_hint = ValueHint::Other)]
     repeat: Option<u32>,
 
     /// Job counts of the storage bandwidth lines (for benchmark scripts)
@@ -348,11 +348,11 @@ closed early (`| head`)."
 )]
 struct CompareArgs {
     /// The reports (files, or - for standard input), at least two
-    #[arg(value_name = "REPORT", required = true, num_args = 1..)]
+    #[arg(value_name = "REPORT", required = true, num_args = 1.., value_hint = ValueHint::FilePath)]
     inputs: Vec<String>,
 
     /// After --: the reports of side B (those before it are side A)
-    #[arg(value_name = "B-REPORT", last = true)]
+    #[arg(value_name = "B-REPORT", last = true, value_hint = ValueHint::FilePath)]
     side_b: Vec<String>,
 
     /// One row per report with the key figures, whatever the width
@@ -365,7 +365,7 @@ struct CompareArgs {
 
     /// Also write the comparison as one self-contained HTML page to FILE
     /// (- : the page on stdout, instead of the text)
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     html: Option<PathBuf>,
 }
 
@@ -593,6 +593,35 @@ struct JobList(Vec<u32>);
 
 fn parse_section_list(s: &str) -> Result<SectionList, String> {
     parse_sections(s).map(SectionList)
+}
+
+/// The parser of `--only` / `--skip`: [`parse_section_list`], and the
+/// section names as possible values, which the completion scripts offer
+/// (hidden from the help, whose line lists them already).
+#[derive(Clone)]
+struct SectionListParser;
+
+impl clap::builder::TypedValueParser for SectionListParser {
+    type Value = SectionList;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<SectionList, clap::Error> {
+        parse_section_list.parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            Section::ALL
+                .into_iter()
+                .map(|s| clap::builder::PossibleValue::new(s.name())),
+        ))
+    }
 }
 
 /// A `--sysroot`: a directory holding `proc/` or `sys/` (a dump).

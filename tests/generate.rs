@@ -286,13 +286,17 @@ fn bash_completion_completes() {
         "data/bash-completion/completions/quickbench.bash",
         &generate("complete-bash"),
     );
+    // Outside of a completion, compopt only says so; the stub records it.
+    // A number completes to itself, unchanged (`--repeat ''`: one empty
+    // word, so that bash falls back to no file names).
     let probe = r#"
         source "$1" || exit 9
         complete -p quickbench
+        compopt() { opt=" ($1 $2)"; }
         c() {
-            COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=()
+            COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=(); opt=
             _quickbench quickbench "${COMP_WORDS[-1]}" "${COMP_WORDS[-2]}"
-            echo "$*: ${COMPREPLY[*]}"
+            echo "$*: $(printf '%s\n' "${COMPREPLY[@]}" | sort | paste -sd ' ')$opt"
         }
         c quickbench --j
         c quickbench 30 --j
@@ -300,10 +304,27 @@ fn bash_completion_completes() {
         c quickbench compare --t
         c quickbench compare --j
         c quickbench comp
+        c quickbench compare ''
+        c quickbench compare a.json ''
+        c quickbench compare a.json -- ''
+        c quickbench compare --html ''
+        c quickbench --only ''
+        c quickbench --only cpu,m
+        c quickbench --skip io,s
+        c quickbench 3
+        c quickbench -q 0.
+        c quickbench --repeat ''
+        c quickbench --max-size 5
+        c quickbench --text-out ''
     "#;
+    // The files that compare's reports and --html complete from.
+    let cwd = tempfile::tempdir().unwrap();
+    write(cwd.path(), "a.json", "{}");
+    write(cwd.path(), "notes.txt", "");
     let out = run(Command::new("bash")
         .args(["--norc", "--noprofile", "-c", probe, "probe"])
-        .arg(&script));
+        .arg(&script)
+        .current_dir(cwd.path()));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -316,7 +337,19 @@ fn bash_completion_completes() {
                     quickbench --gen: \n\
                     quickbench compare --t: --table\n\
                     quickbench compare --j: --json\n\
-                    quickbench comp: compare\n";
+                    quickbench comp: compare\n\
+                    quickbench compare : a.json notes.txt (-o filenames)\n\
+                    quickbench compare a.json : a.json notes.txt (-o filenames)\n\
+                    quickbench compare a.json -- : a.json notes.txt (-o filenames)\n\
+                    quickbench compare --html : a.json notes.txt (-o filenames)\n\
+                    quickbench --only : cpu cpuinfo io memory storage\n\
+                    quickbench --only cpu,m: cpu,memory\n\
+                    quickbench --skip io,s: io,storage\n\
+                    quickbench 3: 3 (-o nospace)\n\
+                    quickbench -q 0.: 0. (-o nospace)\n\
+                    quickbench --repeat :  (-o nospace)\n\
+                    quickbench --max-size 5: 5 (-o nospace)\n\
+                    quickbench --text-out : a.json notes.txt (-o filenames)\n";
     assert_eq!(text, expected);
 
     let loader = Path::new("/usr/share/bash-completion/bash_completion");
@@ -374,15 +407,34 @@ fn zsh_completion_completes() {
         done
         zpty -d z
     "#;
+    // One file to complete, so that Tab completes it whole.
+    let cwd = tempfile::tempdir().unwrap();
+    write(cwd.path(), "a.json", "{}");
+    let typed_and_completed = [
+        ("quickbench --max", "quickbench --max-size="),
+        ("quickbench --j", "quickbench --json "),
+        ("quickbench comp", "quickbench compare "),
+        ("quickbench compare --t", "quickbench compare --table "),
+        ("quickbench compare ", "quickbench compare a.json "),
+        (
+            "quickbench compare a.json ",
+            "quickbench compare a.json a.json ",
+        ),
+        (
+            "quickbench compare --html ",
+            "quickbench compare --html a.json ",
+        ),
+        ("quickbench --only m", "quickbench --only memory,"),
+        ("quickbench --skip cpu,st", "quickbench --skip cpu,storage,"),
+        ("quickbench --repeat ", "quickbench --repeat "),
+        ("quickbench --max-size ", "quickbench --max-size "),
+        ("quickbench 3", "quickbench 3"),
+    ];
     let out = run(Command::new("timeout")
         .args(["60", "zsh", "-f", "-c", typist, "typist"])
         .arg(d.path().join("functions"))
-        .args([
-            "quickbench --max",
-            "quickbench --j",
-            "quickbench comp",
-            "quickbench compare --t",
-        ]));
+        .args(typed_and_completed.map(|(typed, _)| typed))
+        .current_dir(cwd.path()));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -390,10 +442,11 @@ fn zsh_completion_completes() {
         out.status.code(),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(
-        text,
-        "quickbench --max-size=\nquickbench --json \nquickbench compare \nquickbench compare --table \n"
-    );
+    let expected: String = typed_and_completed
+        .iter()
+        .map(|(_, line)| format!("{line}\n"))
+        .collect();
+    assert_eq!(text, expected);
 }
 
 /// Fish: the script passes `fish -n`, and from the user's completions
@@ -421,12 +474,16 @@ fn fish_completion_completes() {
         bin().parent().unwrap().display(),
         std::env::var("PATH").unwrap_or_default()
     );
+    let cwd = tempfile::tempdir().unwrap();
+    write(cwd.path(), "a.json", "{}");
+    write(cwd.path(), "notes.txt", "");
     let complete = |line: &str| {
         let out = run(Command::new("fish")
             .args(["-c", &format!("complete -C'{line}'")])
             .env("XDG_CONFIG_HOME", d.path().join("config"))
             .env("XDG_DATA_HOME", d.path().join("data"))
-            .env("PATH", &path));
+            .env("PATH", &path)
+            .current_dir(cwd.path()));
         assert!(
             out.status.success(),
             "{}",
@@ -457,6 +514,28 @@ fn fish_completion_completes() {
         !compare.contains("--max-size"),
         "run options offered to compare: {compare}"
     );
+    // The completions themselves, without fish's descriptions.
+    let words = |line: &str| -> String {
+        let mut w: Vec<String> = complete(line)
+            .lines()
+            .map(|l| l.split('\t').next().unwrap().to_string())
+            .collect();
+        w.sort();
+        w.join(" ")
+    };
+    for (line, expected) in [
+        ("quickbench compare ", "a.json notes.txt"),
+        ("quickbench compare a.json ", "a.json notes.txt"),
+        ("quickbench compare --html ", "a.json notes.txt"),
+        ("quickbench --only ", "cpu cpuinfo io memory storage"),
+        ("quickbench --only cpu,m", "cpu,memory"),
+        ("quickbench --skip=st", "--skip=storage"),
+        ("quickbench --repeat ", ""),
+        ("quickbench --max-size ", ""),
+        ("quickbench 3", ""),
+    ] {
+        assert_eq!(words(line), expected, "{line:?}");
+    }
 }
 
 /// `contrib/release/package.sh`, as the release workflow runs it: the
