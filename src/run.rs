@@ -16,7 +16,7 @@ use crate::blockdev::{self, Target};
 use crate::cli::{Config, Section};
 use crate::conditions::io::{other_io, OurIo};
 use crate::conditions::{
-    mark, reach, Conditions, CpuConditions, LineConditions, Mark, Sampler, Step,
+    mark, reach, Conditions, CpuConditions, LineConditions, Mark, MarkKind, Sampler, Step,
 };
 use crate::cpu_loop::smt::{SmtPlan, SmtProbe};
 use crate::cpu_loop::{self, LoopStep};
@@ -394,6 +394,8 @@ pub struct Run<'a> {
     cpus: Vec<u32>,
     /// The marks have been explained on stderr.
     marks_explained: bool,
+    /// The kinds of mark whose advice stderr has given.
+    advised: Vec<MarkKind>,
     /// What shuffles the rounds of `--repeat`.
     rng: Rng,
 }
@@ -473,6 +475,7 @@ impl<'a> Run<'a> {
             limits,
             cpus,
             marks_explained: false,
+            advised: Vec::new(),
             rng: Rng::new(seed),
         };
         for note in &run.limits.notes {
@@ -549,13 +552,19 @@ impl<'a> Run<'a> {
             .load_sampler(&self.sys, &self.cpus, &self.limits)
     }
 
-    /// Says once on stderr what the marks after a figure mean.
+    /// Says once on stderr what the marks after a figure mean, and once
+    /// per kind what to do about it.
     fn explain(&mut self, marks: &[Mark]) {
-        if marks.is_empty() || self.marks_explained {
-            return;
+        if !marks.is_empty() && !self.marks_explained {
+            self.marks_explained = true;
+            self.console.warn(&mark::explanation());
         }
-        self.marks_explained = true;
-        self.console.warn(&mark::explanation());
+        for kind in marks.iter().map(Mark::kind) {
+            if let Some(advice) = kind.advice().filter(|_| !self.advised.contains(&kind)) {
+                self.advised.push(kind);
+                self.console.warn(advice);
+            }
+        }
     }
 
     /// The header.

@@ -61,6 +61,16 @@ fn busy_cpu_step() {
     );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("not a sign of SMT"), "{err}");
+    // what to do, once, on one line
+    let advice: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("wait for it to finish, then rerun"))
+        .collect();
+    assert_eq!(advice.len(), 1, "{err}");
+    assert!(
+        advice[0].starts_with("quickbench: busy: other work used the CPUs"),
+        "{err}"
+    );
 }
 
 /// A direct writer to another file of the same loop filesystem during the

@@ -829,7 +829,7 @@ fn reports_without_samples_keep_the_fixed_band_and_say_so() {
     let text = compare_text(&[&bash, &txt], &[("COLUMNS", "200")]);
     assert!(
         text.contains(
-            "Figures without samples (the bash original, older reports): the fixed \u{b1}5 % band"
+            "Figures with no samples: a text report or an older one; the fixed \u{b1}5 % band"
         ),
         "{text}"
     );
@@ -982,6 +982,18 @@ fn busy_trials_are_left_out_and_a_side_of_busy_trials_reads_distorted() {
             && line.ends_with("~ x0.50 distorted: busy"),
         "{line}"
     );
+    // one note says which side to rerun, and how; none when no side is busy
+    let notes: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("Marked busy in "))
+        .collect();
+    assert_eq!(
+        notes,
+        ["Marked busy in B: other work used the CPUs during that run (often a build just before); rerun it on a quiet host."],
+        "{text}"
+    );
+    let quiet = compare_text(&[&a, &a], &[("COLUMNS", "200")]);
+    assert!(!quiet.contains("Marked busy"), "{quiet}");
 }
 
 #[test]

@@ -195,6 +195,22 @@ impl MarkKind {
         }
     }
 
+    /// What to do about a figure with this mark, one line that stderr
+    /// says the first time the kind appears in a run; `None` when the
+    /// explanation's "stop the other workload and rerun" says enough.
+    /// A busy first run is the common case (right after building, the
+    /// compiler's last jobs), and a newcomer needs the cause and the cure.
+    pub fn advice(self) -> Option<&'static str> {
+        match self {
+            MarkKind::Busy => Some(
+                "busy: other work used the CPUs during a step (a build, a backup, another \
+                 benchmark): wait for it to finish, then rerun; compare leaves busy figures \
+                 out of its verdicts",
+            ),
+            MarkKind::Steal | MarkKind::Throttled | MarkKind::OtherIo | MarkKind::Cached => None,
+        }
+    }
+
     /// What the mark means, as stderr says it once per run.
     pub fn explanation(self) -> &'static str {
         match self {
