@@ -540,7 +540,7 @@ fn fish_completion_completes() {
 
 /// `contrib/release/package.sh`, as the release workflow runs it: the
 /// archive holds the binary, the man page, the three completion scripts,
-/// README.md and LICENSE in one directory; SHA256SUMS checks; and the
+/// the JSON schemas, README.md and LICENSE in one directory; SHA256SUMS checks; and the
 /// same input makes the same bytes.
 #[test]
 fn release_archive_holds_the_binary_and_its_docs() {
@@ -594,6 +594,9 @@ fn release_archive_holds_the_binary_and_its_docs() {
         want("-rw-r--r--", "complete/quickbench.fish"),
         want("-rwxr-xr-x", "quickbench"),
         want("-rw-r--r--", "quickbench.1"),
+        want("drwxr-xr-x", "schema/"),
+        want("-rw-r--r--", "schema/compare.schema.json"),
+        want("-rw-r--r--", "schema/report.schema.json"),
     ];
     let got: Vec<(&str, String)> = entries.iter().map(|(m, p)| (*m, p.to_string())).collect();
     assert_eq!(got, expected, "{listing}");
@@ -618,6 +621,14 @@ fn release_archive_holds_the_binary_and_its_docs() {
         std::fs::read(unpacked.join("quickbench")).unwrap(),
         std::fs::read(bin()).unwrap()
     );
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for schema in ["schema/report.schema.json", "schema/compare.schema.json"] {
+        assert_eq!(
+            std::fs::read(unpacked.join(schema)).unwrap(),
+            std::fs::read(root.join(schema)).unwrap(),
+            "{schema}"
+        );
+    }
 
     let out = run(Command::new("bash")
         .arg(&script)
