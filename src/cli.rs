@@ -328,8 +328,8 @@ judged from the figures' own noise: \u{2248} when the whole interval is \
 within 5 %, better or worse when it is all beyond (latency: lower is \
 better), ~ when it straddles, with the runs a side that would decide. With \
 one or two reports a side the run-to-run spread is assumed; 3 reports a side \
-measure it. Reports without samples (the bash original, older reports) are \
-read with the fixed 5 % band. No ratio where it would mislead (the bash \
+measure it. Reports with no samples (a text report or an older one) are \
+read with the fixed 5 % band: compare JSON reports where you can. No ratio where it would mislead (the bash \
 original's CPU loop against ours, its latency column, interrupted or stopped \
 lines); the line says why. More sides: one column each against the first \
 when they fit the terminal, else one row per side with the key figures, \
