@@ -453,13 +453,25 @@ fn checked(cfg: Config) -> Result<Config, Usage> {
         return Ok(cfg);
     }
     let writes = cfg.runs(Section::Io) && !cfg.dry_run;
-    check_dir(&cfg.dir, writes).map_err(|why| HelpFor::Run.bad(&why))?;
+    let bad = |why: String| HelpFor::Run.bad(&why);
+    check_dir(&cfg.dir, false).map_err(bad)?;
+    if writes {
+        // What would skip the storage sections after minutes of CPU and
+        // memory steps: a pseudo-filesystem, a read-only mount, too little
+        // space. The same checks run again when they start.
+        let live = crate::sysroot::Sysroot::live();
+        let mut io = crate::dd_io::IoConfig::new(cfg.dir.clone());
+        io.max_size_bytes = cfg.max_size_bytes;
+        io.target = crate::blockdev::resolve_dir(&live, &cfg.dir).ok();
+        crate::dd_io::preflight(&io).map_err(|e| bad(format!("--dir {}", e.reason)))?;
+        check_dir(&cfg.dir, true).map_err(bad)?;
+    }
     Ok(cfg)
 }
 
 /// Why `dir` cannot be the benchmark directory, if it cannot: missing, not
-/// a directory, or (when `writes`) not writable by this process, a
-/// read-only mount included (`access(2)` says both).
+/// a directory, or (when `writes`) not writable by this process
+/// (`access(2)`).
 pub fn check_dir(dir: &std::path::Path, writes: bool) -> Result<(), String> {
     use nix::unistd::{access, AccessFlags};
     let d = dir.display();

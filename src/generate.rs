@@ -461,8 +461,8 @@ fn prose() -> Roff {
             2,
             "Bad usage, with a one-line reason on standard error, found before anything \
              is measured: an unknown option, a --dir that is no directory (or, when the \
-             storage bandwidth runs, one not writable), a --text-out file that cannot be \
-             created. For compare, also an --html file that cannot be opened or an input \
+             storage bandwidth runs, one it cannot use: read-only, full, not writable, a \
+             pseudo-filesystem), a --text-out file that cannot be created. For compare, also an --html file that cannot be opened or an input \
              that cannot be read (the message names the file and line).",
         ),
     ] {

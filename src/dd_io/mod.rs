@@ -29,7 +29,7 @@ pub use blockstat::DeviceDelta;
 pub use engine::SETTLE;
 pub use line::{Direction, LineResult};
 pub use tempfile::errno_name;
-pub use workspace::{prepare, Workspace};
+pub use workspace::{preflight, prepare, Preflight, Workspace};
 
 use crate::sysroot::Sysroot;
 
