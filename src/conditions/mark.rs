@@ -439,6 +439,20 @@ mod tests {
     }
 
     #[test]
+    fn advice_is_one_line_that_says_what_to_do() {
+        assert!(
+            MarkKind::Busy.advice().is_some(),
+            "a busy run says what to do"
+        );
+        for k in MarkKind::ALL {
+            let Some(a) = k.advice() else { continue };
+            assert!(!a.contains('\n') && a.len() < 200, "{k:?}: {a}");
+            assert!(a.starts_with(&format!("{}: ", k.word())), "{k:?}: {a}");
+            assert!(a.contains("rerun"), "{k:?}: {a}");
+        }
+    }
+
+    #[test]
     fn every_kind_reads_back_from_its_text_and_is_explained() {
         for kind in MarkKind::ALL {
             let m = example(kind);
