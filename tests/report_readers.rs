@@ -658,9 +658,12 @@ Prefetch  : on
             }
         }
         if i == 1 {
-            // The line with `(+N not ours)` is not read; the other one is.
-            assert_eq!(r.storage_bandwidth[0].lat_p50_us, 0.0);
+            // The line with `(+N not ours)` reads up to its percentiles
+            // (they are not zeros); the other one reads whole.
+            assert_eq!(r.storage_bandwidth[0].lat_p50_us, 38.5);
+            assert_eq!(r.storage_bandwidth[0].ios, 0, "the older tail is not read");
             assert_eq!(r.storage_bandwidth[1].lat_p50_us, 39.5);
+            assert!(x.latency_unread.is_empty(), "{:?}", x.latency_unread);
         }
     }
 }

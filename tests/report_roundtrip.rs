@@ -520,6 +520,7 @@ fn extended(rng: &mut Rng, r: &mut Report) {
             })
             .collect(),
         kept_as_text: false,
+        latency_unread: Vec::new(),
     });
 }
 
