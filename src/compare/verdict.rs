@@ -356,9 +356,21 @@ fn verdict_of(j: &Judgement) -> Verdict {
     }
 }
 
-/// `x1.03`.
+/// `x1.03`; `x1.0e19` for a ratio too large to print in a fixed width.
 pub fn ratio_text(r: f64) -> String {
-    format!("x{r:.2}")
+    format!("x{}", bounded(r, 2))
+}
+
+/// `v` with `decimals` decimals while that takes at most 7 characters
+/// (below 10^(6 - decimals): 9999.99, 999999), else in e-notation with
+/// one decimal (`1.0e19`): a figure that reads prints in a bounded width
+/// whatever its size.
+pub fn bounded(v: f64, decimals: usize) -> String {
+    if v.abs() < 10f64.powi(6 - decimals as i32) || !v.is_finite() {
+        format!("{v:.decimals$}")
+    } else {
+        format!("{v:.1e}")
+    }
 }
 
 /// The verdict in words: `≈ x1.03 [0.99, 1.07]`, `x1.12 [1.08, 1.17]
@@ -367,7 +379,7 @@ pub fn ratio_text(r: f64) -> String {
 fn words(v: &Verdict, j: &Judgement) -> String {
     let mut r = ratio_text(j.ratio);
     if let Some(i) = &j.interval {
-        r.push_str(&format!(" [{:.2}, {:.2}]", i.lo, i.hi));
+        r.push_str(&format!(" [{}, {}]", bounded(i.lo, 2), bounded(i.hi, 2)));
     }
     match v {
         Verdict::Equal => format!("\u{2248} {r}"),
@@ -407,6 +419,20 @@ mod tests {
 
     fn one(a: &SideFact, b: &SideFact) -> (Verdict, Option<Judged>) {
         judge_pair(&[(Some(a), Some(b))]).pop().unwrap()
+    }
+
+    #[test]
+    fn ratios_print_in_a_bounded_width_whatever_their_size() {
+        assert_eq!(ratio_text(1.034), "x1.03");
+        assert_eq!(ratio_text(9999.994), "x9999.99");
+        assert_eq!(ratio_text(396_039_603_960_396.3), "x4.0e14");
+        assert_eq!(ratio_text(1.8e19), "x1.8e19");
+        assert_eq!(ratio_text(1e-17), "x0.00");
+        assert_eq!(bounded(1500.0, 0), "1500");
+        assert_eq!(bounded(2.5e7, 0), "2.5e7");
+        for r in [1e3, 1e6, 1e9, 1e12, 1.8e19] {
+            assert!(ratio_text(r).chars().count() <= 8, "{}", ratio_text(r));
+        }
     }
 
     #[test]

@@ -14,6 +14,7 @@
 
 use std::fmt;
 
+mod check;
 mod extended;
 
 use crate::blockdev::DiskRow;
@@ -97,12 +98,14 @@ pub fn read_json(file: &str, text: &str) -> Result<Report, ReadError> {
             ))
         }
     }
-    serde_json::from_str(text).map_err(|e| {
+    let report: Report = serde_json::from_str(text).map_err(|e| {
         err(
             e.line(),
             format!("not a quickbench JSON report (schema_version {SCHEMA_VERSION}): {e}"),
         )
-    })
+    })?;
+    check::check(&report).map_err(|e| err(0, format!("{}: {}", e.path, e.message)))?;
+    Ok(report)
 }
 
 /// One line of the input, its number kept for errors.
