@@ -117,6 +117,25 @@ pub enum Verdict {
     },
     /// The line is not in this side (or not in the first one).
     Missing,
+    /// Not judged: the output asked for shows no verdict of this pair
+    /// (the fleet table, the fleet page). Never in the `--json` document,
+    /// which judges every pair.
+    NotJudged,
+}
+
+/// How much of a pair's judgement the chosen output shows: compare
+/// computes that, nothing more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Detail {
+    /// No verdict (the fleet table and page): how each figure would be
+    /// judged ([`crate::stats::spread_of`]), for the legend.
+    KeyFigures,
+    /// The verdicts and their intervals (the text, the page of two
+    /// sides), without the bootstrap interval beside them.
+    Verdicts,
+    /// Everything, the bootstrap interval included (the `--json`
+    /// document).
+    Full,
 }
 
 /// How a figure was judged: the statistics behind its verdict.
@@ -216,7 +235,42 @@ pub fn conflict(facts: &[&Fact]) -> Option<String> {
 /// figures that compare are judged together, one family.
 pub fn judge_pair(
     lines: &[(Option<&SideFact>, Option<&SideFact>)],
+    detail: Detail,
 ) -> Vec<(Verdict, Option<Judged>)> {
+    let (mut out, family, slot) = family_of(lines);
+    let family_rule = Family {
+        bootstrap_resamples: if detail == Detail::Full {
+            Family::default().bootstrap_resamples
+        } else {
+            0
+        },
+        ..Family::default()
+    };
+    for (i, j) in slot.into_iter().zip(judge_all(&family, &family_rule)) {
+        out[i] = judged(lines[i], j);
+    }
+    out
+}
+
+/// How each figure of the pair that would be judged would be read
+/// ([`Spread`]), without judging any: for the legend of an output that
+/// shows no verdict.
+pub fn spreads_of_pair(lines: &[(Option<&SideFact>, Option<&SideFact>)]) -> Vec<Spread> {
+    let (_, family, _) = family_of(lines);
+    family
+        .iter()
+        .filter_map(|f| crate::stats::spread_of(f).ok())
+        .collect()
+}
+
+/// A pair's lines sorted out: the verdict of each line that needs no
+/// judgement (missing, information, not comparable, distorted, zero),
+/// `Verdict::Missing` in the place of the others; the figures to judge
+/// as one family, and the line each is.
+#[allow(clippy::type_complexity)]
+fn family_of(
+    lines: &[(Option<&SideFact>, Option<&SideFact>)],
+) -> (Vec<(Verdict, Option<Judged>)>, Vec<FigureInput>, Vec<usize>) {
     let mut out: Vec<(Verdict, Option<Judged>)> = Vec::with_capacity(lines.len());
     let mut family: Vec<FigureInput> = Vec::new();
     let mut slot: Vec<usize> = Vec::new();
@@ -280,48 +334,53 @@ pub fn judge_pair(
             out.push((zero(a.value, b.value), None));
         }
     }
-    for (i, j) in slot.into_iter().zip(judge_all(&family, &Family::default())) {
-        let (a, b) = (lines[i].0.unwrap(), lines[i].1.unwrap());
-        out[i] = match j {
-            Ok(j) => {
-                let v = verdict_of(&j);
-                let mut words = words(&v, &j);
-                let left_out = a.left_out.len() + b.left_out.len();
-                if left_out > 0 {
-                    words.push_str(&format!(
-                        " ({left_out} {} trial{} left out)",
-                        kind_words(a, b, "/"),
-                        if left_out == 1 { "" } else { "s" }
-                    ));
-                }
-                (
-                    v,
-                    Some(Judged {
-                        n_a: a.trials.len(),
-                        n_b: b.trials.len(),
-                        ratio: j.ratio,
-                        interval: j.interval,
-                        margin: EQUAL_WITHIN,
-                        spread: j.spread,
-                        p_value: j.p_value,
-                        p_adjusted: j.p_adjusted,
-                        runs_needed: j.runs_needed,
-                        left_out_a: a.left_out.len(),
-                        left_out_b: b.left_out.len(),
-                        bootstrap: j.bootstrap,
-                        words,
-                    }),
-                )
+    (out, family, slot)
+}
+
+/// The verdict of one judged line of a pair.
+fn judged(
+    (a, b): (Option<&SideFact>, Option<&SideFact>),
+    j: Result<Judgement, crate::stats::Unjudgeable>,
+) -> (Verdict, Option<Judged>) {
+    let (a, b) = (a.expect("a judged line"), b.expect("a judged line"));
+    match j {
+        Ok(j) => {
+            let v = verdict_of(&j);
+            let mut words = words(&v, &j);
+            let left_out = a.left_out.len() + b.left_out.len();
+            if left_out > 0 {
+                words.push_str(&format!(
+                    " ({left_out} {} trial{} left out)",
+                    kind_words(a, b, "/"),
+                    if left_out == 1 { "" } else { "s" }
+                ));
             }
-            Err(e) => (
-                Verdict::NotComparable {
-                    why: e.why.to_string(),
-                },
-                None,
-            ),
-        };
+            (
+                v,
+                Some(Judged {
+                    n_a: a.trials.len(),
+                    n_b: b.trials.len(),
+                    ratio: j.ratio,
+                    interval: j.interval,
+                    margin: EQUAL_WITHIN,
+                    spread: j.spread,
+                    p_value: j.p_value,
+                    p_adjusted: j.p_adjusted,
+                    runs_needed: j.runs_needed,
+                    left_out_a: a.left_out.len(),
+                    left_out_b: b.left_out.len(),
+                    bootstrap: j.bootstrap,
+                    words,
+                }),
+            )
+        }
+        Err(e) => (
+            Verdict::NotComparable {
+                why: e.why.to_string(),
+            },
+            None,
+        ),
     }
-    out
 }
 
 /// The marks of the trials two sides left out, each once, in words
@@ -418,7 +477,9 @@ mod tests {
     }
 
     fn one(a: &SideFact, b: &SideFact) -> (Verdict, Option<Judged>) {
-        judge_pair(&[(Some(a), Some(b))]).pop().unwrap()
+        judge_pair(&[(Some(a), Some(b))], Detail::Full)
+            .pop()
+            .unwrap()
     }
 
     #[test]
