@@ -113,7 +113,7 @@ fn compare(cfg: &CompareConfig) -> ExitCode {
             path.display()
         ));
     };
-    let page = match &cfg.html {
+    let page_file = match &cfg.html {
         Some(HtmlTo::File(path)) => match PageFile::open(path) {
             Ok(f) => Some(f),
             Err(e) => {
@@ -127,8 +127,8 @@ fn compare(cfg: &CompareConfig) -> ExitCode {
         Ok(i) => i,
         Err(e) => {
             report::stderr_line(&format!("{e}"));
-            if let Some(page) = page {
-                page.abandon();
+            if let Some(f) = page_file {
+                f.abandon();
             }
             return ExitCode::from(EXIT_USAGE);
         }
@@ -136,10 +136,34 @@ fn compare(cfg: &CompareConfig) -> ExitCode {
     let grouping = cfg
         .split
         .map_or(compare::Grouping::Auto, compare::Grouping::Split);
-    let c = compare::compare_grouped(&inputs, grouping);
-    if let Some(page) = page {
-        let path = page.path.clone();
-        if let Err(e) = page.write(&compare::html(&c)) {
+    // Compute what the outputs show, nothing more: the fleet table and
+    // page judge no pair, the text no bootstrap interval.
+    let style = stdout_style();
+    let c = compare::compare_for(&inputs, grouping, |c| {
+        let page = || {
+            if c.sides.len() > 2 {
+                compare::Detail::KeyFigures
+            } else {
+                compare::Detail::Verdicts
+            }
+        };
+        let stdout = if cfg.html == Some(HtmlTo::Stdout) {
+            page()
+        } else if cfg.json {
+            compare::Detail::Full
+        } else if compare::shows_table(c, &style, cfg.table) {
+            compare::Detail::KeyFigures
+        } else {
+            compare::Detail::Verdicts
+        };
+        match cfg.html {
+            Some(HtmlTo::File(_)) => stdout.max(page()),
+            _ => stdout,
+        }
+    });
+    if let Some(f) = page_file {
+        let path = f.path.clone();
+        if let Err(e) = f.write(&compare::html(&c)) {
             cannot(&path, e);
             return ExitCode::from(1);
         }
@@ -149,7 +173,7 @@ fn compare(cfg: &CompareConfig) -> ExitCode {
     } else if cfg.json {
         compare::render_json(&c)
     } else {
-        compare::render_text(&c, &stdout_style(), cfg.table)
+        compare::render_text(&c, &style, cfg.table)
     };
     print_stdout(text.as_bytes(), "the comparison")
 }
