@@ -540,7 +540,8 @@ fn fish_completion_completes() {
 
 /// `contrib/release/package.sh`, as the release workflow runs it: the
 /// archive holds the binary, the man page, the three completion scripts,
-/// the JSON schemas, README.md and LICENSE in one directory; SHA256SUMS checks; and the
+/// the JSON schemas, the docs README points at, README.md and LICENSE in
+/// one directory; SHA256SUMS checks; and the
 /// same input makes the same bytes.
 #[test]
 fn release_archive_holds_the_binary_and_its_docs() {
@@ -592,6 +593,9 @@ fn release_archive_holds_the_binary_and_its_docs() {
         want("-rw-r--r--", "complete/_quickbench"),
         want("-rw-r--r--", "complete/quickbench.bash"),
         want("-rw-r--r--", "complete/quickbench.fish"),
+        want("drwxr-xr-x", "docs/"),
+        want("-rw-r--r--", "docs/KERNELS.md"),
+        want("-rw-r--r--", "docs/METHOD.md"),
         want("-rwxr-xr-x", "quickbench"),
         want("-rw-r--r--", "quickbench.1"),
         want("drwxr-xr-x", "schema/"),
@@ -622,7 +626,12 @@ fn release_archive_holds_the_binary_and_its_docs() {
         std::fs::read(bin()).unwrap()
     );
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for schema in ["schema/report.schema.json", "schema/compare.schema.json"] {
+    for schema in [
+        "schema/report.schema.json",
+        "schema/compare.schema.json",
+        "docs/METHOD.md",
+        "docs/KERNELS.md",
+    ] {
         assert_eq!(
             std::fs::read(unpacked.join(schema)).unwrap(),
             std::fs::read(root.join(schema)).unwrap(),
