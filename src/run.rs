@@ -34,6 +34,7 @@ use crate::samples::{self, Samples};
 use crate::sink::{Item, Output};
 use crate::stats::rng::Rng;
 use crate::sysinfo::cgroup::{self, CgroupLimits};
+use crate::trials::{self, StepKind};
 use crate::{plan, signals, sysinfo, Sysroot};
 
 /// Why the run stopped early.
@@ -360,18 +361,17 @@ impl Storage for StandInStorage {
     }
 }
 
-/// Time left in the run, for the progress display: timed runs (every
-/// trial of every step) not yet started, each one loop delay long.
+/// Time left in the run, for the progress display: the timed runs (every
+/// trial of every step) not yet started.
 struct Countdown {
-    steps_left: u32,
-    delay: Duration,
+    left: Duration,
 }
 
 impl Countdown {
-    /// A step of `steps` delays starts: what is left, this step included.
-    fn start(&mut self, steps: u32) -> Duration {
-        let left = self.delay * self.steps_left.max(steps);
-        self.steps_left = self.steps_left.saturating_sub(steps);
+    /// A run of `time` starts: what is left, this run included.
+    fn start(&mut self, time: Duration) -> Duration {
+        let left = self.left.max(time);
+        self.left = self.left.saturating_sub(time);
         left
     }
 }
@@ -394,8 +394,10 @@ pub struct Run<'a> {
     cpus: Vec<u32>,
     /// The marks have been explained on stderr.
     marks_explained: bool,
-    /// What shuffles the rounds of `--repeat`.
+    /// What shuffles the rounds of the trials.
     rng: Rng,
+    /// Trials within each loop delay (K), one for the whole run.
+    per_delay: u32,
 }
 
 impl<'a> Run<'a> {
@@ -422,8 +424,22 @@ impl<'a> Run<'a> {
         report.dir = Some(dir.display().to_string());
         report.dry_run = cfg.dry_run;
         report.repeat = cfg.repeat;
+        let sections = plan_input(cfg);
+        let kinds: Vec<StepKind> = [
+            (Section::Cpu, StepKind::CpuLoop),
+            (Section::Memory, StepKind::Memory),
+            (Section::Io, StepKind::Storage),
+        ]
+        .into_iter()
+        .filter(|(s, _)| sections.runs(*s))
+        .map(|(_, k)| k)
+        .collect();
+        let per_delay = trials::run_trials(&kinds, cfg.loop_delay, cfg.trials);
+        if !cfg.dry_run {
+            report.trials_per_delay = per_delay;
+        }
         let seed = measure.trial_seed();
-        if cfg.repeat > 1 && !cfg.dry_run {
+        if report.trials_per_step() > 1 && !cfg.dry_run {
             report.trial_order = Some(TrialOrder {
                 seed,
                 cpu_loop: Vec::new(),
@@ -450,10 +466,10 @@ impl<'a> Run<'a> {
                 ));
             }
         }
-        let steps_left = if cfg.dry_run {
-            0
+        let time_left = if cfg.dry_run {
+            Duration::ZERO
         } else {
-            plan::estimate(&plan_input(cfg), cpu_jobs(&sys).len()).runs
+            Duration::from_secs_f64(plan::estimate(&sections, cpu_jobs(&sys).len()).run_s)
         };
         let limits = cgroup::read_limits(&sys);
         let cpus = crate::cpu_loop::smt::usable_cpu_list(&sys);
@@ -465,15 +481,13 @@ impl<'a> Run<'a> {
             out,
             console,
             report,
-            countdown: Countdown {
-                steps_left,
-                delay: cfg.loop_delay,
-            },
+            countdown: Countdown { left: time_left },
             target: None,
             limits,
             cpus,
             marks_explained: false,
             rng: Rng::new(seed),
+            per_delay,
         };
         for note in &run.limits.notes {
             console.warn(&format!("cgroup limits: {note}"));
@@ -513,21 +527,32 @@ impl<'a> Run<'a> {
         Ok(cut)
     }
 
-    /// The progress display's name of `step` in `round`: with `--repeat`,
+    /// Trials of each step in all: `--repeat` rounds of the trials within
+    /// a delay.
+    fn rounds(&self) -> u32 {
+        self.cfg.repeat.max(1) * self.per_delay
+    }
+
+    /// How a step of `kind` spends its loop delay in this run.
+    fn trial_plan(&self, kind: StepKind) -> trials::TrialPlan {
+        trials::plan_with(kind, self.cfg.loop_delay, self.per_delay)
+    }
+
+    /// The progress display's name of `step` in `round`: with trials,
     /// which trial it is.
     fn trial_label(&self, step: &str, round: u32) -> String {
-        match self.cfg.repeat {
+        match self.rounds() {
             1 => step.to_string(),
             n => format!("{step}, trial {round}/{n}"),
         }
     }
 
     /// The order of a round of `steps` steps (indexes in report order):
-    /// shuffled with `--repeat` (Fisher–Yates, Knuth's Algorithm P, TAOCP
-    /// vol. 2, 3.4.2), the report's order without it or when `fixed`.
+    /// shuffled with trials (Fisher–Yates, Knuth's Algorithm P, TAOCP
+    /// vol. 2, 3.4.2), the report's order without them or when `fixed`.
     fn round_order(&mut self, steps: usize, fixed: bool) -> Vec<usize> {
         let mut order: Vec<usize> = (0..steps).collect();
-        if self.cfg.repeat > 1 && !fixed {
+        if self.rounds() > 1 && !fixed {
             for i in (1..steps).rev() {
                 let j = self.rng.below(i as u64 + 1) as usize;
                 order.swap(i, j);
@@ -536,11 +561,9 @@ impl<'a> Run<'a> {
         order
     }
 
-    fn progress(&mut self, section: &str, step: &str, delays: u32) {
-        let left = self.countdown.start(delays);
-        self.console
-            .progress()
-            .step(section, step, self.cfg.loop_delay * delays, left);
+    fn progress(&mut self, section: &str, step: &str, time: Duration) {
+        let left = self.countdown.start(time);
+        self.console.progress().step(section, step, time, left);
     }
 
     /// Starts sampling the host's load around a step.
@@ -594,7 +617,7 @@ impl<'a> Run<'a> {
         }
         self.emit(Item::CpuLoopTitle)?;
         let jobs = cpu_jobs(&self.sys);
-        let mut rounds = Rounds::new(jobs.len(), self.cfg.repeat);
+        let mut rounds = Rounds::new(jobs.len(), self.rounds());
         let mut round = 1;
         while round <= rounds.last {
             let order = self.round_order(jobs.len(), false);
@@ -621,11 +644,12 @@ impl<'a> Run<'a> {
     /// One run of the CPU loop step of `jobs` jobs, with its conditions.
     fn cpu_trial(&mut self, jobs: u32, round: u32) -> CpuTrial {
         let label = self.trial_label(&format!("{jobs} // jobs"), round);
-        self.progress("CPU loop", &label, 1);
+        let time = self.trial_plan(StepKind::CpuLoop).trial;
+        self.progress("CPU loop", &label, time);
         // One sampler: the load the marks judge and the clock of -x.
         let sampler = self.sample().map(Sampler::with_clock);
         let poll = || sampler.iter().for_each(Sampler::poll);
-        let figure = self.measure.cpu_step(jobs, self.cfg.loop_delay, &poll);
+        let figure = self.measure.cpu_step(jobs, time, &poll);
         let sample = sampler.map(|s| s.finish(f64::from(jobs)));
         let step = CpuTrial {
             figure,
@@ -664,16 +688,14 @@ impl<'a> Run<'a> {
         }
         // With --repeat, its trials one after the other: no other step of
         // its section to interleave with.
-        let mut rounds = Rounds::new(1, self.cfg.repeat);
+        let mut rounds = Rounds::new(1, self.rounds());
+        let time = self.trial_plan(StepKind::Memory).trial;
         let mut round = 1;
         while round <= rounds.last {
             let label = self.trial_label("Bandwidth", round);
-            self.progress("Memory", &label, 1);
+            self.progress("Memory", &label, time);
             let sampler = self.sample();
-            match self
-                .measure
-                .memory_bandwidth(&self.sys, self.cfg.loop_delay)
-            {
+            match self.measure.memory_bandwidth(&self.sys, time) {
                 Ok(figure) => {
                     let load = sampler.map(|s| s.finish(1.0).load);
                     let bw = MemoryTrial {
@@ -808,7 +830,7 @@ impl<'a> Run<'a> {
             .collect();
         for bs in blocks {
             self.emit(Item::BandwidthTitle(bs))?;
-            let mut rounds = Rounds::new(lines.len(), self.cfg.repeat);
+            let mut rounds = Rounds::new(lines.len(), self.rounds());
             let mut orders = Vec::new();
             let mut round = 1;
             while round <= rounds.last {
@@ -862,9 +884,10 @@ impl<'a> Run<'a> {
     ) -> IoTrial {
         let LineKey { direction, jobs } = key;
         let label = self.trial_label(&format!("{} ({jobs} thread[s])", direction.label()), round);
-        self.progress(&format!("Storage bandwidth {}", bs.label()), &label, 1);
+        let time = self.trial_plan(StepKind::Storage).trial;
+        self.progress(&format!("Storage bandwidth {}", bs.label()), &label, time);
         let sampler = self.sample();
-        let figure = ws.run_line(bs, direction, jobs, self.cfg.loop_delay);
+        let figure = ws.run_line(bs, direction, jobs, time);
         let needed = f64::from(jobs.min(self.cpus.len().max(1) as u32));
         let mut load = sampler.map(|s| s.finish(needed).load).unwrap_or_default();
         let deltas: Vec<(String, crate::blockdev::BlockStat)> = figure
@@ -888,7 +911,7 @@ impl<'a> Run<'a> {
                 Some(errno) => format!("; {}", dd_io::errno_hint(Some(errno))),
                 None => String::new(),
             };
-            let trial = match self.cfg.repeat {
+            let trial = match self.rounds() {
                 1 => String::new(),
                 n => format!(", trial {round} of {n}"),
             };
@@ -907,7 +930,7 @@ impl<'a> Run<'a> {
         }
         self.report.extended = Some(Extended::default());
         if self.cfg.runs(Section::Cpu) {
-            self.progress("Extended: CPU", "SMT probe", 1);
+            self.progress("Extended: CPU", "SMT probe", self.cfg.loop_delay);
             let sampler = self.sample();
             let probe = self.measure.smt_probe(&self.sys, self.cfg.loop_delay);
             // Two jobs at a time, on two CPUs.
@@ -921,7 +944,11 @@ impl<'a> Run<'a> {
             self.emit(Item::ExtendedCpu)?;
         }
         if self.cfg.runs(Section::Memory) {
-            self.progress("Extended: Memory", "DRAM copy and triad", 2);
+            self.progress(
+                "Extended: Memory",
+                "DRAM copy and triad",
+                self.cfg.loop_delay * 2,
+            );
             let sampler = self.sample();
             let dram = self
                 .measure

@@ -87,7 +87,16 @@ fn the_stand_ins_trials_validate_with_and_without_extended() {
     let dir = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR")).unwrap();
     let d = dir.path().to_str().unwrap();
     for extra in [&[][..], &["-x"][..]] {
-        let mut args = vec!["--fake-figures", "--repeat", "3", "0.1", "--dir", d];
+        let mut args = vec![
+            "--fake-figures",
+            "--repeat",
+            "3",
+            "--trials",
+            "1",
+            "0.1",
+            "--dir",
+            d,
+        ];
         args.extend(extra);
         args.extend(["--json", "-q"]);
         let doc = json_of(&qb(&args));
@@ -158,7 +167,9 @@ fn a_live_cpu_loop_keeps_three_interleaved_trials_of_each_step() {
     let text_out = dir.path().join("report.txt");
     let t0 = Instant::now();
     let out = Command::new(env!("CARGO_BIN_EXE_quickbench"))
-        .args(["0.3", "--repeat", "3", "--only", "cpu", "--json", "-q"])
+        .args([
+            "0.3", "--repeat", "3", "--trials", "1", "--only", "cpu", "--json", "-q",
+        ])
         .arg("--text-out")
         .arg(&text_out)
         .output()
@@ -210,7 +221,7 @@ fn a_live_cpu_loop_keeps_three_interleaved_trials_of_each_step() {
     assert!(text.contains(" × 3 trials, "), "{text}");
     // The seed is the clock's: two runs do not share it.
     let again = json_of(&qb(&[
-        "0.1", "--repeat", "2", "--only", "cpu", "--json", "-q",
+        "0.1", "--repeat", "2", "--trials", "1", "--only", "cpu", "--json", "-q",
     ]));
     assert_ne!(again["trial_order"]["seed"], order["seed"]);
 }
@@ -219,7 +230,9 @@ fn a_live_cpu_loop_keeps_three_interleaved_trials_of_each_step() {
 fn one_ctrl_c_ends_the_trial_and_skips_the_rounds_left() {
     let t0 = Instant::now();
     let child = Command::new(env!("CARGO_BIN_EXE_quickbench"))
-        .args(["2", "--repeat", "3", "--only", "cpu", "--json", "-q"])
+        .args([
+            "2", "--repeat", "3", "--trials", "1", "--only", "cpu", "--json", "-q",
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -294,6 +307,8 @@ fn storage_lines_keep_two_trials_on_ext4() {
             "-q",
             "--repeat",
             "2",
+            "--trials",
+            "1",
             "--only",
             "io",
             "--io-jobs",
