@@ -857,7 +857,16 @@ fn stand_in_extended(dir: &Path, host: &str) -> (PathBuf, PathBuf) {
     let out = quickbench()
         .arg("--sysroot")
         .arg(&root)
-        .args(["--fake-figures", "--dir", "/", "-x", "12", "--json"])
+        .args([
+            "--fake-figures",
+            "--trials",
+            "1",
+            "--dir",
+            "/",
+            "-x",
+            "12",
+            "--json",
+        ])
         .arg("--text-out")
         .arg(&txt)
         .output()
@@ -1010,6 +1019,8 @@ fn the_trials_of_repeat_are_a_sides_trials() {
             "/",
             "--repeat",
             "5",
+            "--trials",
+            "1",
             "12",
             "--json",
         ])

@@ -397,3 +397,65 @@ fn the_run_line_reads_back_its_trials() {
         assert!(e.contains("c.txt") && e.contains("trials"), "{e}");
     }
 }
+
+/// A default short run (no `--repeat`, no `--trials`) splits each CPU loop
+/// step's 1.5 s into 6 trials of 250 ms, and two such reports compare by
+/// their measured spreads (rank interval), one report a side.
+#[test]
+fn a_default_short_run_carries_trials_and_compares_by_their_spread() {
+    let d = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for name in ["a.json", "b.json"] {
+        let doc = json_of(&qb(&["1.5", "--only", "cpu", "--json", "-q"]));
+        assert_valid(&doc);
+        assert_eq!(doc["trials_per_delay"], 6, "{doc:#}");
+        for s in doc["cpu_loop"].as_array().unwrap() {
+            let t = trials(s, "loops_per_s_mean");
+            assert_eq!(t.len(), 6, "{s:#}");
+            let rounds: Vec<u64> = t.iter().map(|t| t.0).collect();
+            let mut sorted = rounds.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, [1, 2, 3, 4, 5, 6], "a trial a round");
+            for trial in s["trials"].as_array().unwrap() {
+                let ns = trial["elapsed_ns"].as_f64().unwrap();
+                assert!((0.24e9..0.6e9).contains(&ns), "a sixth of 1.5 s: {ns}");
+            }
+        }
+        let f = d.path().join(name);
+        std::fs::write(&f, serde_json::to_vec(&doc).unwrap()).unwrap();
+        files.push(f);
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_quickbench"))
+        .arg("compare")
+        .arg("--json")
+        .args(&files)
+        .output()
+        .unwrap();
+    let c = json_of(&out);
+    let mut rows = 0;
+    for r in c["rows"].as_array().unwrap() {
+        if r["kind"] != "figure" || r["section"] != "CPU loop" {
+            continue;
+        }
+        rows += 1;
+        let j = &r["judged"][1];
+        if j.is_null() {
+            // every trial of a side distorted (a busy host): no verdict
+            assert_eq!(r["verdicts"][1]["verdict"], "distorted", "{r}");
+            continue;
+        }
+        let n = |side: &str| j[format!("n_{side}")].as_u64().unwrap();
+        let out = |side: &str| j[format!("left_out_{side}")].as_u64().unwrap();
+        assert_eq!(n("a") + out("a"), 6, "{r}");
+        assert_eq!(n("b") + out("b"), 6, "{r}");
+        if n("a") >= 3 && n("b") >= 3 {
+            assert_eq!(j["spread"]["kind"], "measured", "{r}");
+            // the interval the verdict read, or the words that say why none
+            assert!(
+                j["interval"].is_object() != j["out_of_reach"].is_object(),
+                "{r}"
+            );
+        }
+    }
+    assert!(rows > 0, "{c:#}");
+}

@@ -698,10 +698,12 @@ fn judge_one(
         .flatten();
     // Out of reach, the interval computed is at a lower level than the
     // verdict needs: it is not shown, its words say so instead.
+    // Ties among the trials can keep even that many from the level: then
+    // one more a side.
     let out_of_reach = (!attainable).then(|| OutOfReach {
         level,
         achievable: achieved,
-        trials_needed: min_runs_for(alpha),
+        trials_needed: (min_runs_for(alpha) as usize).max(n_a.max(n_b) + 1) as u32,
     });
     Judgement {
         verdict,
