@@ -313,12 +313,21 @@ fn section_doc(s: Section) -> (&'static str, &'static str) {
 /// EXIT STATUS, ENVIRONMENT, FILES, EXAMPLES, SEE ALSO.
 fn prose() -> Roff {
     let mut r = Roff::new();
-    let item = |r: &mut Roff, head: Vec<Inline>, text: &str| {
-        r.control("TP", []);
-        r.text(head);
-        r.text([roman(text)]);
-    };
+    exit_status(&mut r);
+    environment_and_files(&mut r);
+    examples_and_see_also(&mut r);
+    r
+}
 
+/// One tagged paragraph: `head`, then `text` under it.
+fn item(r: &mut Roff, head: Vec<Inline>, text: &str) {
+    r.control("TP", []);
+    r.text(head);
+    r.text([roman(text)]);
+}
+
+/// EXIT STATUS.
+fn exit_status(r: &mut Roff) {
     r.control("SH", ["EXIT STATUS"]);
     for (code, text) in [
         (
@@ -336,11 +345,11 @@ fn prose() -> Roff {
              input that cannot be read (the message names the file and line).",
         ),
     ] {
-        item(&mut r, vec![bold(code.to_string())], text);
+        item(r, vec![bold(code.to_string())], text);
     }
     let sig = |s| signals::exit_code(s).to_string();
     item(
-        &mut r,
+        r,
         vec![bold(sig(libc::SIGINT))],
         &format!(
             "Aborted by Ctrl-C twice within 2 s ({} for SIGHUP, {} for SIGTERM).",
@@ -349,20 +358,23 @@ fn prose() -> Roff {
         ),
     );
     item(
-        &mut r,
+        r,
         vec![bold(sig(libc::SIGPIPE))],
         "Standard output was closed early (quickbench | head -3); ends quietly.",
     );
+}
 
+/// ENVIRONMENT and FILES.
+fn environment_and_files(r: &mut Roff) {
     r.control("SH", ["ENVIRONMENT"]);
     item(
-        &mut r,
+        r,
         vec![bold("NO_COLOR")],
         "When set and not empty, quickbench compare prints no colour. Colour is only \
          ever used on a terminal; the words carry the meaning.",
     );
     item(
-        &mut r,
+        r,
         vec![bold("COLUMNS")],
         "The width that quickbench compare fits its columns to (else the terminal's \
          width, else 100); too narrow for one column per report, it prints one row \
@@ -371,7 +383,7 @@ fn prose() -> Roff {
 
     r.control("SH", ["FILES"]);
     item(
-        &mut r,
+        r,
         vec![
             italic("/proc"),
             roman(", "),
@@ -383,14 +395,17 @@ fn prose() -> Roff {
          and nothing is measured.",
     );
     item(
-        &mut r,
+        r,
         vec![italic("DIR")],
         "The storage bandwidth sections write one temporary file on the filesystem of \
          the benchmark directory (--dir, default the current directory): unnamed \
          (O_TMPFILE) or unlinked at once, at most --max-size and half the free \
          space, and gone on every exit, even SIGKILL.",
     );
+}
 
+/// EXAMPLES and SEE ALSO.
+fn examples_and_see_also(r: &mut Roff) {
     r.control("SH", ["EXAMPLES"]);
     for (cmd, text) in [
         (
@@ -447,7 +462,6 @@ fn prose() -> Roff {
         "README.md beside the binary explains every line of the report and the marks. \
          The bash original: https://github.com/bearstech/quickbench",
     )]);
-    r
 }
 
 #[cfg(test)]
