@@ -12,8 +12,9 @@
 use super::facts::{distortion, info, Better, Fact, FactTrial, FigureKind, Method};
 use crate::end::End;
 use crate::membw::dram::DramRun;
+use crate::model::forms::device_details;
 use crate::model::{BlockSize, Report};
-use crate::report::text::{device_details_line, end_text, mark_text};
+use crate::report::text::{end_text, mark_text};
 use crate::stats::Trial;
 
 const CPU: &str = "Extended: CPU";
@@ -111,7 +112,7 @@ pub fn facts_extended(r: &Report) -> Vec<Fact> {
         v.push(info(
             STORAGE,
             format!("Device {}", d.name),
-            device_details_line(d),
+            device_details::render(d),
         ));
     }
     for l in &r.storage_bandwidth {

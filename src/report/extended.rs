@@ -14,6 +14,7 @@ use crate::conditions::StepLoad;
 use crate::cpu_loop::smt::SmtProbe;
 use crate::dd_io::Direction;
 use crate::membw::dram::{DramBandwidth, DramRun};
+use crate::model::forms::device_details;
 use crate::model::{BlockSize, CpuStep, IoLine, MemoryStep};
 use crate::samples::Samples;
 use crate::sysinfo::procstat::MhzSource;
@@ -200,7 +201,7 @@ fn words(load: &StepLoad, with_steal: bool) -> String {
 pub fn storage_lines(lines: &[IoLine], devices: &[DeviceDetails]) -> Vec<String> {
     let mut v: Vec<String> = devices
         .iter()
-        .map(|d| format!("Device    : {}", super::text::device_details_line(d)))
+        .map(|d| format!("Device    : {}", device_details::render(d)))
         .collect();
     if devices.is_empty() {
         v.push("Device    : no local block device".to_string());

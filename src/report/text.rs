@@ -11,7 +11,6 @@
 
 use std::io::{self, Write};
 
-use crate::blockdev::details::DeviceDetails;
 use crate::blockdev::DiskRow;
 use crate::conditions::{mark, Mark, StepLoad};
 use crate::cpu_loop::LoopStep;
@@ -527,26 +526,6 @@ pub fn io_line(r: &LineResult) -> String {
     ended(s, &r.end)
 }
 
-/// One line of device details for the extended report.
-pub fn device_details_line(d: &DeviceDetails) -> String {
-    let opt = |v: Option<String>| v.unwrap_or_else(|| "?".into());
-    format!(
-        "{}: {}, scheduler {}, nr_requests {}, blocks {}/{} B (logical/physical), write cache {}, {} hw queue(s)",
-        d.name,
-        match d.rotational {
-            Some(true) => "rotational",
-            Some(false) => "non-rotational",
-            None => "rotational ?",
-        },
-        opt(d.scheduler.clone()),
-        opt(d.nr_requests.map(|v| v.to_string())),
-        opt(d.logical_block_size_bytes.map(|v| v.to_string())),
-        opt(d.physical_block_size_bytes.map(|v| v.to_string())),
-        opt(d.write_cache.clone()),
-        opt(d.hw_queues.map(|v| v.to_string())),
-    )
-}
-
 fn run_time_line(p: &Plan, r: &Report) -> String {
     let delay = r.loop_delay_s.unwrap_or_default();
     let once = p.steps_once.unwrap_or_default();
@@ -755,38 +734,6 @@ mod tests {
                 "vda       virtio      256        ?  ?",
                 "sda       scsi       3726       32  WDC WD40EFRX-68N",
             ]
-        );
-    }
-
-    #[test]
-    fn device_details_read_as_one_line() {
-        let mut d = DeviceDetails {
-            name: "nvme0n1".into(),
-            rotational: Some(false),
-            scheduler: Some("none".into()),
-            nr_requests: Some(1023),
-            logical_block_size_bytes: Some(512),
-            physical_block_size_bytes: Some(4096),
-            write_cache: Some("write back".into()),
-            hw_queues: Some(4),
-        };
-        assert_eq!(
-            device_details_line(&d),
-            "nvme0n1: non-rotational, scheduler none, nr_requests 1023, blocks 512/4096 B (logical/physical), write cache write back, 4 hw queue(s)"
-        );
-        d = DeviceDetails {
-            name: "sdz".into(),
-            rotational: None,
-            scheduler: None,
-            nr_requests: None,
-            logical_block_size_bytes: None,
-            physical_block_size_bytes: None,
-            write_cache: None,
-            hw_queues: None,
-        };
-        assert_eq!(
-            device_details_line(&d),
-            "sdz: rotational ?, scheduler ?, nr_requests ?, blocks ?/? B (logical/physical), write cache ?, ? hw queue(s)"
         );
     }
 
