@@ -373,7 +373,7 @@ impl Workspace {
                     self.dir.display(),
                     e.offset_byte,
                     std::io::Error::from_raw_os_error(e.errno),
-                    tempfile::errno_name(e.errno)
+                    crate::end::errno_name(e.errno)
                 );
                 res.end.stop(error, Some(e.errno));
             }

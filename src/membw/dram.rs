@@ -287,6 +287,27 @@ impl PassLimits {
     }
 }
 
+/// What a DRAM run's figures carry beside them, each with one text: the
+/// text report prints it between parentheses after the run's line, its
+/// reader reads it back, compare shows it beside the figures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DramNote {
+    /// A thread could not be pinned to its CPU ([`DramRun::pinned`]).
+    NotPinned,
+    /// The arrays did not hold the expected values ([`DramRun::verified`]).
+    NotVerified,
+}
+
+impl DramNote {
+    /// The note's words.
+    pub fn text(self) -> &'static str {
+        match self {
+            DramNote::NotPinned => "threads not pinned",
+            DramNote::NotVerified => "arrays did not verify: figure suspect",
+        }
+    }
+}
+
 /// One run of copy and triad with a number of threads.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct DramRun {
@@ -516,6 +537,20 @@ pub fn triad(a: &mut [f64], b: &[f64], c: &[f64], s: f64, stores: Stores) {
         #[cfg(target_arch = "x86_64")]
         Stores::NonTemporal => triad_nt(a, b, c, s),
         _ => triad_cached(a, b, c, s),
+    }
+}
+
+impl DramRun {
+    /// Its notes, in the order the text report prints them.
+    pub fn notes(&self) -> Vec<DramNote> {
+        let mut v = Vec::new();
+        if !self.pinned {
+            v.push(DramNote::NotPinned);
+        }
+        if !self.verified {
+            v.push(DramNote::NotVerified);
+        }
+        v
     }
 }
 

@@ -25,7 +25,7 @@ use crate::model::{BlockSize, IoSetup, Original, Plan, Report, Section, ORIGINAL
 use crate::plan::{human_bytes, human_duration};
 use crate::progress::Progress;
 use crate::sink::{Item, Output};
-use crate::sysinfo::cgroup::{CpuQuota, Hierarchy};
+use crate::sysinfo::cgroup::CpuQuota;
 use crate::units::dd_rate;
 
 /// The items of a finished report, in report order: what the runner
@@ -122,7 +122,7 @@ fn body(r: &Report, item: Item) -> Vec<String> {
             .limits
             .as_ref()
             .and_then(|l| l.cpu_quota.as_ref())
-            .map(cpu_limit_line)
+            .map(CpuQuota::limit_line)
             .into_iter()
             .collect(),
         Item::CpuStep(i) => {
@@ -351,25 +351,10 @@ fn original_header_lines(o: &Original, kernel: &str) -> Vec<String> {
     v
 }
 
-/// How a step that did not run its whole time ended, as said between
-/// parentheses after its line: `interrupted` (Ctrl-C), `stopped: ENOSPC`
-/// (an error with its errno), `stopped`; `None` for a complete step.
-pub fn end_text(end: &End) -> Option<String> {
-    match end {
-        End::Complete => None,
-        End::Interrupted => Some("interrupted".into()),
-        End::Stopped { errno: Some(e), .. } => Some(format!(
-            "stopped: {}",
-            crate::dd_io::tempfile::errno_name(*e)
-        )),
-        End::Stopped { errno: None, .. } => Some("stopped".into()),
-    }
-}
-
 /// `line`, then ` (interrupted)` or ` (stopped: EIO)` when the step ended
 /// early.
 fn ended(mut line: String, end: &End) -> String {
-    if let Some(t) = end_text(end) {
+    if let Some(t) = end.text() {
         line.push_str(&format!(" ({t})"));
     }
     line
@@ -397,32 +382,6 @@ fn load_line(what: &str, l: &StepLoad, step: mark::Step) -> Option<String> {
     }
     let s = format!("Load      : during the {what}{words}");
     Some(marked(s, &mark::marks(step, Some(l), None)))
-}
-
-/// `Limited to 1 CPU by the cgroup quota (cpu.max 100000 100000)`: the CPU
-/// loop's steps stay the original's powers of two, but a quota bounds
-/// what they get.
-pub fn cpu_limit_line(q: &CpuQuota) -> String {
-    let cpus = q.quota_us as f64 / q.period_us.max(1) as f64;
-    let n = format!("{cpus:.2}");
-    let n = n.trim_end_matches('0').trim_end_matches('.');
-    let files = match q.hierarchy {
-        Hierarchy::V2 => format!("cpu.max {} {}", q.quota_us, q.period_us),
-        Hierarchy::V1 => format!(
-            "cpu.cfs_quota_us {}, cpu.cfs_period_us {}",
-            q.quota_us, q.period_us
-        ),
-    };
-    format!(
-        "Limited to {n} CPU{} by the cgroup quota ({files})",
-        if n == "1" { "" } else { "s" }
-    )
-}
-
-/// The words of a mark, as printed between parentheses after a line
-/// ([`Mark::text`]).
-pub fn mark_text(m: &Mark) -> String {
-    m.text()
 }
 
 /// `line`, then each mark between parentheses: ` (busy: other processes
@@ -570,11 +529,7 @@ fn limits_line(r: &Report) -> Option<String> {
     let l = r.limits.as_ref()?;
     let mut parts = Vec::new();
     if let Some(q) = &l.cpu_quota {
-        parts.push(
-            cpu_limit_line(q)
-                .trim_start_matches("Limited to ")
-                .to_string(),
-        );
+        parts.push(q.limit_line().trim_start_matches("Limited to ").to_string());
     }
     if let Some(m) = l.memory_limit_bytes {
         let mut p = format!("memory {} (cgroup limit", human_bytes(m));

@@ -27,7 +27,7 @@ use crate::conditions::reach::{Reach, ReachVerdict};
 use crate::conditions::{Clock, StepLoad};
 use crate::cpu_loop::smt::{SmtPlan, SmtProbe};
 use crate::dd_io::Direction;
-use crate::membw::dram::{ArrayBound, ArrayPlan, DramBandwidth, DramRun, Stores};
+use crate::membw::dram::{ArrayBound, ArrayPlan, DramBandwidth, DramNote, DramRun, Stores};
 use crate::model::forms::{device_details, spread};
 use crate::model::{BlockSize, Extended, RawSection, Report};
 use crate::samples::Samples;
@@ -392,16 +392,16 @@ fn dram_run(l: &str) -> Option<DramRun> {
     };
     let (copy, rest) = rest.split_once(" GB/s   triad ")?;
     let (triad, mut rest) = rest.split_once(" GB/s")?;
-    let mut flag = |words: &str| match rest.strip_prefix(words) {
+    let mut flag = |words: String| match rest.strip_prefix(&words) {
         Some(r) => {
             rest = r;
             true
         }
         None => false,
     };
-    let pinned = !flag("   (threads not pinned)");
-    let cut_short = flag(" (interrupted)");
-    let verified = !flag(" (arrays did not verify: figure suspect)");
+    let pinned = !flag(format!("   ({})", DramNote::NotPinned.text()));
+    let cut_short = flag(" (interrupted)".to_string());
+    let verified = !flag(format!(" ({})", DramNote::NotVerified.text()));
     if !rest.is_empty() {
         return None;
     }
