@@ -313,12 +313,15 @@ fn section_doc(s: Section) -> (&'static str, &'static str) {
 /// EXIT STATUS, ENVIRONMENT, FILES, EXAMPLES, SEE ALSO.
 fn prose() -> Roff {
     let mut r = Roff::new();
-    let item = |r: &mut Roff, head: Vec<Inline>, text: &str| {
-        r.control("TP", []);
-        r.text(head);
-        r.text([roman(text)]);
-    };
+    trials(&mut r);
+    exit_status(&mut r);
+    environment_and_files(&mut r);
+    examples_and_see_also(&mut r);
+    r
+}
 
+/// TRIALS: how a step's loop delay is cut into trials.
+fn trials(r: &mut Roff) {
     r.control("SH", ["TRIALS"]);
     r.text([roman(
         "Each timed step of the standard report (each CPU loop step, the memory bandwidth, \
@@ -333,7 +336,17 @@ fn prose() -> Roff {
          the time: N rounds of the K trials of every step, N x K trials a step, each a K-th \
          of the delay (loop delay 30 s x 3 in 18 trials).",
     )]);
+}
 
+/// One tagged paragraph: `head`, then `text` under it.
+fn item(r: &mut Roff, head: Vec<Inline>, text: &str) {
+    r.control("TP", []);
+    r.text(head);
+    r.text([roman(text)]);
+}
+
+/// EXIT STATUS.
+fn exit_status(r: &mut Roff) {
     r.control("SH", ["EXIT STATUS"]);
     for (code, text) in [
         (
@@ -351,11 +364,11 @@ fn prose() -> Roff {
              input that cannot be read (the message names the file and line).",
         ),
     ] {
-        item(&mut r, vec![bold(code.to_string())], text);
+        item(r, vec![bold(code.to_string())], text);
     }
     let sig = |s| signals::exit_code(s).to_string();
     item(
-        &mut r,
+        r,
         vec![bold(sig(libc::SIGINT))],
         &format!(
             "Aborted by Ctrl-C twice within 2 s ({} for SIGHUP, {} for SIGTERM).",
@@ -364,20 +377,23 @@ fn prose() -> Roff {
         ),
     );
     item(
-        &mut r,
+        r,
         vec![bold(sig(libc::SIGPIPE))],
         "Standard output was closed early (quickbench | head -3); ends quietly.",
     );
+}
 
+/// ENVIRONMENT and FILES.
+fn environment_and_files(r: &mut Roff) {
     r.control("SH", ["ENVIRONMENT"]);
     item(
-        &mut r,
+        r,
         vec![bold("NO_COLOR")],
         "When set and not empty, quickbench compare prints no colour. Colour is only \
          ever used on a terminal; the words carry the meaning.",
     );
     item(
-        &mut r,
+        r,
         vec![bold("COLUMNS")],
         "The width that quickbench compare fits its columns to (else the terminal's \
          width, else 100); too narrow for one column per report, it prints one row \
@@ -386,7 +402,7 @@ fn prose() -> Roff {
 
     r.control("SH", ["FILES"]);
     item(
-        &mut r,
+        r,
         vec![
             italic("/proc"),
             roman(", "),
@@ -398,14 +414,17 @@ fn prose() -> Roff {
          and nothing is measured.",
     );
     item(
-        &mut r,
+        r,
         vec![italic("DIR")],
         "The storage bandwidth sections write one temporary file on the filesystem of \
          the benchmark directory (--dir, default the current directory): unnamed \
          (O_TMPFILE) or unlinked at once, at most --max-size and half the free \
          space, and gone on every exit, even SIGKILL.",
     );
+}
 
+/// EXAMPLES and SEE ALSO.
+fn examples_and_see_also(r: &mut Roff) {
     r.control("SH", ["EXAMPLES"]);
     for (cmd, text) in [
         (
@@ -462,7 +481,6 @@ fn prose() -> Roff {
         "README.md beside the binary explains every line of the report and the marks. \
          The bash original: https://github.com/bearstech/quickbench",
     )]);
-    r
 }
 
 #[cfg(test)]

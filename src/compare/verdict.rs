@@ -22,7 +22,6 @@ use serde::Serialize;
 
 use super::facts::{Better, Fact, FigureKind, Method};
 use crate::conditions::MarkKind;
-use crate::report::text::end_text;
 use crate::stats::{
     judge_all, Family, FigureInput, Judgement, OutOfReach, RatioInterval, RunsNeeded, Spread,
     Trial, Verdict as Stat,
@@ -225,7 +224,7 @@ fn comparable(a: &SideFact, b: &SideFact) -> Option<String> {
 /// beside the figures; a line cut short or stopped has no figure), or
 /// methods that differ within the side.
 pub fn conflict(facts: &[&Fact]) -> Option<String> {
-    if let Some(how) = facts.iter().find_map(|f| end_text(&f.end)) {
+    if let Some(how) = facts.iter().find_map(|f| f.end.text()) {
         return Some(format!("a line {how}"));
     }
     if facts.iter().any(|f| f.method != facts[0].method) {
