@@ -645,3 +645,51 @@ fn an_unwritable_prometheus_path_fails_before_the_run() {
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("both reports of host \"vm\""));
 }
+
+/// The alert rules of README ("An alert when a figure drops"): promtool
+/// checks them, and its rule tests fire the drop alert on a host whose 1M
+/// reads halve after four steady weeks, not on one that dips 3 %, and not
+/// before the drop.
+#[test]
+fn the_readme_alert_fires_on_a_drop_and_not_on_noise() {
+    if !have("promtool", "prometheus") {
+        return;
+    }
+    let readme = include_str!("../README.md");
+    let at = readme.find("**An alert when a figure drops.**").unwrap();
+    let block = &readme[at..];
+    let start = block.find("```yaml\n").unwrap() + "```yaml\n".len();
+    let rules = &block[start..start + block[start..].find("```").unwrap()];
+    let d = tempfile::tempdir().unwrap();
+    fs::write(d.path().join("rules.yml"), rules).unwrap();
+    let out = Process::new("promtool")
+        .args(["check", "rules"])
+        .arg(d.path().join("rules.yml"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    // Hourly samples: four weeks around 1000 (990 to 1010, a week each),
+    // then 500 (h1) or 970 (h2, within 5 % of the median).
+    let series = |host: &str, last: u32| {
+        format!(
+            "      - series: 'quickbench_storage_bytes_per_second{{block=\"1M\",direction=\"read\",jobs=\"16\",device=\"vda\",instance=\"{host}\"}}'\n        values: '1000x167 1010x167 990x167 1000x167 {last}x24'\n"
+        )
+    };
+    let test = format!(
+        "rule_files: [rules.yml]\nevaluation_interval: 1h\ntests:\n  - interval: 1h\n    input_series:\n{}{}    alert_rule_test:\n      - eval_time: 671h\n        alertname: QuickbenchFigureDropped\n        exp_alerts: []\n      - eval_time: 680h\n        alertname: QuickbenchFigureDropped\n        exp_alerts:\n          - exp_labels: {{block: 1M, direction: read, jobs: \"16\", device: vda, instance: h1}}\n            exp_annotations:\n              summary: \"h1: 1M 16-job reads below their 4-week median by more than their spread\"\n",
+        series("h1", 500),
+        series("h2", 970)
+    );
+    fs::write(d.path().join("test.yml"), test).unwrap();
+    let out = Process::new("promtool")
+        .args(["test", "rules"])
+        .arg(d.path().join("test.yml"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
