@@ -3,7 +3,7 @@
 //! run, `quickbench export --prometheus`). Pure: a report in, a string
 //! out; writing it (a temporary file in the same directory, then a
 //! rename, as the textfile collector's documentation asks) is the output
-//! layer's ([`super::atomic`]).
+//! layer's ([`super::textfile`]).
 //!
 //! Prometheus conventions: base units in the names (`_seconds`,
 //! `_bytes`, `_bytes_per_second`, `_hertz`, `_ratio`), no `_total` (no

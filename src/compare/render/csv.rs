@@ -64,18 +64,12 @@ fn pair(c: &Comparison, rows: &mut Vec<Vec<String>>) {
         let b = c.sides.len() - 1;
         let judged = r.judged.get(b).and_then(|j| j.as_ref());
         let interval = judged.and_then(|j| j.interval.as_ref());
-        let better = r.better.map(|x| {
-            serde_json::to_value(x)
-                .ok()
-                .and_then(|v| v.as_str().map(String::from))
-                .unwrap_or_default()
-        });
         rows.push(vec![
             r.section.clone(),
             r.label.clone(),
-            r.kind.to_string(),
-            r.unit.unwrap_or_default().to_string(),
-            better.unwrap_or_default(),
+            word(&r.kind),
+            word(&r.unit),
+            word(&r.better),
             number(r.values[0]),
             number(r.values.get(b).copied().flatten()),
             r.texts[0].clone().unwrap_or_default(),
@@ -88,6 +82,15 @@ fn pair(c: &Comparison, rows: &mut Vec<Vec<String>>) {
             verdict_name(r, b),
             verdict_words(r, b),
         ]);
+    }
+}
+
+/// A field as the `--json` document writes it (`figure`, `B/s`,
+/// `higher`), empty where it writes `null`: one spelling for both.
+fn word<T: serde::Serialize>(v: &T) -> String {
+    match serde_json::to_value(v) {
+        Ok(serde_json::Value::String(s)) => s,
+        _ => String::new(),
     }
 }
 
