@@ -122,7 +122,34 @@ fn compare(cfg: &CompareConfig) -> ExitCode {
     let grouping = cfg
         .split
         .map_or(compare::Grouping::Auto, compare::Grouping::Split);
-    let c = compare::compare_grouped(&inputs, grouping);
+    // Compute what the outputs show, nothing more: the fleet table and
+    // page judge no pair, the text no bootstrap interval.
+    let style = stdout_style();
+    let c = compare::compare_for(&inputs, grouping, |c| {
+        let page = || {
+            if c.sides.len() > 2 {
+                compare::Detail::KeyFigures
+            } else {
+                compare::Detail::Verdicts
+            }
+        };
+        let stdout = if cfg.html == Some(HtmlTo::Stdout) {
+            page()
+        } else if cfg.format == CompareFormat::Json {
+            compare::Detail::Full
+        } else if cfg.format != CompareFormat::Text {
+            // Markdown and CSV: the fleet table for more than two sides.
+            page()
+        } else if compare::shows_table(c, &style, cfg.table) {
+            compare::Detail::KeyFigures
+        } else {
+            compare::Detail::Verdicts
+        };
+        match cfg.html {
+            Some(HtmlTo::File(_)) => stdout.max(page()),
+            _ => stdout,
+        }
+    });
     if let Some(HtmlTo::File(path)) = &cfg.html {
         if let Err(e) = std::fs::write(path, compare::html(&c)) {
             report::stderr_line(&format!(
@@ -139,7 +166,7 @@ fn compare(cfg: &CompareConfig) -> ExitCode {
             CompareFormat::Json => compare::render_json(&c),
             CompareFormat::Markdown => compare::render_markdown(&c),
             CompareFormat::Csv => compare::render_csv(&c),
-            CompareFormat::Text => compare::render_text(&c, &stdout_style(), cfg.table),
+            CompareFormat::Text => compare::render_text(&c, &style, cfg.table),
         }
     };
     print_stdout(text.as_bytes(), "the comparison")

@@ -883,6 +883,67 @@ fn extended_text_and_json_of_one_run_compare_equal_row_for_row() {
     assert!(c["missing"].as_array().unwrap().is_empty(), "{c:#}");
 }
 
+/// An older `-x` storage line (other I/O as `(+N not ours: ...)`) read
+/// back with every percentile 0.0, and compare printed `0.0  0.0  ≈ ?`.
+/// Its percentiles read; a line whose percentiles do not read leaves them
+/// missing, never zeros.
+#[test]
+fn an_older_x_latency_line_does_not_read_as_zero_percentiles() {
+    let d = tempfile::tempdir().unwrap();
+    let (a, _) = stand_in_extended(d.path(), "a");
+    let (b, _) = stand_in_extended(d.path(), "b");
+    let text = fs::read_to_string(&b).unwrap();
+    let line = |head: &str| {
+        text.lines()
+            .find(|l| l.starts_with(head))
+            .unwrap_or_else(|| panic!("no {head:?} line in {text}"))
+            .to_string()
+    };
+    let older = text
+        .replace(
+            &line("1M Writes ( 1 thread[s]): p50"),
+            "1M Writes ( 1 thread[s]): p50    753.7  p90    999.4  p99   4718.6  p99.9  10747.9  max   11142.9 µs  | engine 1128 I/Os, device 2281 (+72 not ours: other I/O during the line)",
+        )
+        .replace(
+            &line("4k Reads  ( 4 thread[s]): p50"),
+            "4k Reads  ( 4 thread[s]): p50        ?  p90        ?  p99        ?  p99.9        ?  max        ? µs  | no device counters",
+        );
+    fs::write(&b, older).unwrap();
+    let out = compare_text(&[&a, &b], &[]);
+    let row = |label: &str| {
+        out.lines()
+            .find(|l| l.starts_with(label))
+            .unwrap_or_else(|| panic!("no row {label:?} in\n{out}"))
+            .to_string()
+    };
+    assert!(
+        row("1M Writes ( 1 thread[s]) p50 µs").contains("1111.1      753.7"),
+        "{out}"
+    );
+    assert!(
+        row("1M Writes ( 1 thread[s]) max µs").contains("11142.9"),
+        "{out}"
+    );
+    assert!(!out.contains(" 0.0 "), "{out}");
+    let p50 = row("4k Reads  ( 4 thread[s]) p50 µs");
+    let words: Vec<&str> = p50.split_whitespace().collect();
+    assert!(words.ends_with(&["40.0", "-", "missing"]), "{p50:?}\n{out}");
+    assert!(
+        out.contains("b: [ Extended: Storage ] 4k Reads  ( 4 thread[s]) p99 µs"),
+        "{out}"
+    );
+    // The JSON says the same: no figure, not a zero.
+    let c = compare_json(&[&a, &b]);
+    let r = c["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["label"] == "4k Reads  ( 4 thread[s]) p50 µs")
+        .unwrap();
+    assert!(r["values"][1].is_null(), "{r}");
+    assert_eq!(verdict(r, 1), "missing", "{r}");
+}
+
 #[test]
 fn two_extended_reports_compare_their_dram_and_latency_percentiles() {
     let d = tempfile::tempdir().unwrap();

@@ -520,6 +520,7 @@ fn extended(rng: &mut Rng, r: &mut Report) {
             })
             .collect(),
         kept_as_text: false,
+        latency_unread: Vec::new(),
     });
 }
 
@@ -541,7 +542,8 @@ fn repeated<M: TrialFigure + Clone>(
         .map(|round| {
             let mut t = step.clone();
             scale(&mut t, 0.9 + rng.below(21) as f64 / 100.0);
-            if rng.below(6) == 0 {
+            // A Ctrl-C that skipped rounds cut the last trial run.
+            if rng.below(6) == 0 || (round == n && n < repeat) {
                 t.end_mut().interrupt();
             }
             Trial { round, step: t }

@@ -114,10 +114,15 @@ pub fn facts_extended(r: &Report) -> Vec<Fact> {
             device_details_line(d),
         ));
     }
-    for l in &r.storage_bandwidth {
+    for (i, l) in r.storage_bandwidth.iter().enumerate() {
         let Some(bs) = BlockSize::from_bytes(l.block_size_bytes) else {
             continue;
         };
+        // A text report's `-x` line that did not read: its percentiles
+        // are unknown, and missing here, not zeros.
+        if !x.has_latency(i) {
+            continue;
+        }
         let line = format!(
             "{} {:<6} ({:>2} thread[s])",
             bs.label(),

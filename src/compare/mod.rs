@@ -31,7 +31,7 @@ pub mod style;
 pub mod verdict;
 
 pub use comparison::{
-    compare, compare_grouped, Comparison, ReportInfo, Row, COMPARE_SCHEMA_VERSION,
+    compare, compare_for, compare_grouped, Comparison, ReportInfo, Row, COMPARE_SCHEMA_VERSION,
 };
 pub use facts::{facts, Better, Fact, FigureKind};
 pub use fleet::{fleet_table, outlier_rule, FleetColumn, FleetRow, FleetTable};
@@ -41,10 +41,10 @@ pub use render::html::html;
 pub use render::markdown::render_markdown;
 pub use render::render_json;
 pub use render::table::render_table;
-pub use render::text::render_text;
+pub use render::text::{render_text, shows_table};
 pub use sides::{Grouping, Side};
 pub use style::Style;
-pub use verdict::{assumed_run_cv, Judged, Verdict, EQUAL_WITHIN};
+pub use verdict::{assumed_run_cv, Detail, Judged, Verdict, EQUAL_WITHIN};
 
 /// What `quickbench compare` is asked for (the command line builds it).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -117,6 +117,25 @@ pub enum Verdict {
     },
     /// The line is not in this side (or not in the first one).
     Missing,
+    /// Not judged: the output asked for shows no verdict of this pair
+    /// (the fleet table, the fleet page). Never in the `--json` document,
+    /// which judges every pair.
+    NotJudged,
+}
+
+/// How much of a pair's judgement the chosen output shows: compare
+/// computes that, nothing more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Detail {
+    /// No verdict (the fleet table and page): how each figure would be
+    /// judged ([`crate::stats::spread_of`]), for the legend.
+    KeyFigures,
+    /// The verdicts and their intervals (the text, the page of two
+    /// sides), without the bootstrap interval beside them.
+    Verdicts,
+    /// Everything, the bootstrap interval included (the `--json`
+    /// document).
+    Full,
 }
 
 /// How a figure was judged: the statistics behind its verdict.
@@ -216,7 +235,42 @@ pub fn conflict(facts: &[&Fact]) -> Option<String> {
 /// figures that compare are judged together, one family.
 pub fn judge_pair(
     lines: &[(Option<&SideFact>, Option<&SideFact>)],
+    detail: Detail,
 ) -> Vec<(Verdict, Option<Judged>)> {
+    let (mut out, family, slot) = family_of(lines);
+    let family_rule = Family {
+        bootstrap_resamples: if detail == Detail::Full {
+            Family::default().bootstrap_resamples
+        } else {
+            0
+        },
+        ..Family::default()
+    };
+    for (i, j) in slot.into_iter().zip(judge_all(&family, &family_rule)) {
+        out[i] = judged(lines[i], j);
+    }
+    out
+}
+
+/// How each figure of the pair that would be judged would be read
+/// ([`Spread`]), without judging any: for the legend of an output that
+/// shows no verdict.
+pub fn spreads_of_pair(lines: &[(Option<&SideFact>, Option<&SideFact>)]) -> Vec<Spread> {
+    let (_, family, _) = family_of(lines);
+    family
+        .iter()
+        .filter_map(|f| crate::stats::spread_of(f).ok())
+        .collect()
+}
+
+/// A pair's lines sorted out: the verdict of each line that needs no
+/// judgement (missing, information, not comparable, distorted, zero),
+/// `Verdict::Missing` in the place of the others; the figures to judge
+/// as one family, and the line each is.
+#[allow(clippy::type_complexity)]
+fn family_of(
+    lines: &[(Option<&SideFact>, Option<&SideFact>)],
+) -> (Vec<(Verdict, Option<Judged>)>, Vec<FigureInput>, Vec<usize>) {
     let mut out: Vec<(Verdict, Option<Judged>)> = Vec::with_capacity(lines.len());
     let mut family: Vec<FigureInput> = Vec::new();
     let mut slot: Vec<usize> = Vec::new();
@@ -280,48 +334,53 @@ pub fn judge_pair(
             out.push((zero(a.value, b.value), None));
         }
     }
-    for (i, j) in slot.into_iter().zip(judge_all(&family, &Family::default())) {
-        let (a, b) = (lines[i].0.unwrap(), lines[i].1.unwrap());
-        out[i] = match j {
-            Ok(j) => {
-                let v = verdict_of(&j);
-                let mut words = words(&v, &j);
-                let left_out = a.left_out.len() + b.left_out.len();
-                if left_out > 0 {
-                    words.push_str(&format!(
-                        " ({left_out} {} trial{} left out)",
-                        kind_words(a, b, "/"),
-                        if left_out == 1 { "" } else { "s" }
-                    ));
-                }
-                (
-                    v,
-                    Some(Judged {
-                        n_a: a.trials.len(),
-                        n_b: b.trials.len(),
-                        ratio: j.ratio,
-                        interval: j.interval,
-                        margin: EQUAL_WITHIN,
-                        spread: j.spread,
-                        p_value: j.p_value,
-                        p_adjusted: j.p_adjusted,
-                        runs_needed: j.runs_needed,
-                        left_out_a: a.left_out.len(),
-                        left_out_b: b.left_out.len(),
-                        bootstrap: j.bootstrap,
-                        words,
-                    }),
-                )
+    (out, family, slot)
+}
+
+/// The verdict of one judged line of a pair.
+fn judged(
+    (a, b): (Option<&SideFact>, Option<&SideFact>),
+    j: Result<Judgement, crate::stats::Unjudgeable>,
+) -> (Verdict, Option<Judged>) {
+    let (a, b) = (a.expect("a judged line"), b.expect("a judged line"));
+    match j {
+        Ok(j) => {
+            let v = verdict_of(&j);
+            let mut words = words(&v, &j);
+            let left_out = a.left_out.len() + b.left_out.len();
+            if left_out > 0 {
+                words.push_str(&format!(
+                    " ({left_out} {} trial{} left out)",
+                    kind_words(a, b, "/"),
+                    if left_out == 1 { "" } else { "s" }
+                ));
             }
-            Err(e) => (
-                Verdict::NotComparable {
-                    why: e.why.to_string(),
-                },
-                None,
-            ),
-        };
+            (
+                v,
+                Some(Judged {
+                    n_a: a.trials.len(),
+                    n_b: b.trials.len(),
+                    ratio: j.ratio,
+                    interval: j.interval,
+                    margin: EQUAL_WITHIN,
+                    spread: j.spread,
+                    p_value: j.p_value,
+                    p_adjusted: j.p_adjusted,
+                    runs_needed: j.runs_needed,
+                    left_out_a: a.left_out.len(),
+                    left_out_b: b.left_out.len(),
+                    bootstrap: j.bootstrap,
+                    words,
+                }),
+            )
+        }
+        Err(e) => (
+            Verdict::NotComparable {
+                why: e.why.to_string(),
+            },
+            None,
+        ),
     }
-    out
 }
 
 /// The marks of the trials two sides left out, each once, in words
@@ -356,9 +415,21 @@ fn verdict_of(j: &Judgement) -> Verdict {
     }
 }
 
-/// `x1.03`.
+/// `x1.03`; `x1.0e19` for a ratio too large to print in a fixed width.
 pub fn ratio_text(r: f64) -> String {
-    format!("x{r:.2}")
+    format!("x{}", bounded(r, 2))
+}
+
+/// `v` with `decimals` decimals while that takes at most 7 characters
+/// (below 10^(6 - decimals): 9999.99, 999999), else in e-notation with
+/// one decimal (`1.0e19`): a figure that reads prints in a bounded width
+/// whatever its size.
+pub fn bounded(v: f64, decimals: usize) -> String {
+    if v.abs() < 10f64.powi(6 - decimals as i32) || !v.is_finite() {
+        format!("{v:.decimals$}")
+    } else {
+        format!("{v:.1e}")
+    }
 }
 
 /// The verdict in words: `≈ x1.03 [0.99, 1.07]`, `x1.12 [1.08, 1.17]
@@ -367,7 +438,7 @@ pub fn ratio_text(r: f64) -> String {
 fn words(v: &Verdict, j: &Judgement) -> String {
     let mut r = ratio_text(j.ratio);
     if let Some(i) = &j.interval {
-        r.push_str(&format!(" [{:.2}, {:.2}]", i.lo, i.hi));
+        r.push_str(&format!(" [{}, {}]", bounded(i.lo, 2), bounded(i.hi, 2)));
     }
     match v {
         Verdict::Equal => format!("\u{2248} {r}"),
@@ -406,7 +477,23 @@ mod tests {
     }
 
     fn one(a: &SideFact, b: &SideFact) -> (Verdict, Option<Judged>) {
-        judge_pair(&[(Some(a), Some(b))]).pop().unwrap()
+        judge_pair(&[(Some(a), Some(b))], Detail::Full)
+            .pop()
+            .unwrap()
+    }
+
+    #[test]
+    fn ratios_print_in_a_bounded_width_whatever_their_size() {
+        assert_eq!(ratio_text(1.034), "x1.03");
+        assert_eq!(ratio_text(9999.994), "x9999.99");
+        assert_eq!(ratio_text(396_039_603_960_396.3), "x4.0e14");
+        assert_eq!(ratio_text(1.8e19), "x1.8e19");
+        assert_eq!(ratio_text(1e-17), "x0.00");
+        assert_eq!(bounded(1500.0, 0), "1500");
+        assert_eq!(bounded(2.5e7, 0), "2.5e7");
+        for r in [1e3, 1e6, 1e9, 1e12, 1.8e19] {
+            assert!(ratio_text(r).chars().count() <= 8, "{}", ratio_text(r));
+        }
     }
 
     #[test]

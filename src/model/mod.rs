@@ -351,6 +351,20 @@ pub struct Extended {
     /// [`Report::raw_sections`] and printed from there.
     #[serde(skip)]
     pub kept_as_text: bool,
+    /// Read from a text report: the storage lines (indices into
+    /// [`Report::storage_bandwidth`]) whose `-x` latency line did not
+    /// read. Their percentiles are unknown, not zero: they stay at the
+    /// line's default and nothing compares them.
+    #[serde(skip)]
+    pub latency_unread: Vec<usize>,
+}
+
+impl Extended {
+    /// Whether storage line `i`'s latency percentiles were read (always,
+    /// but from a text report whose `-x` line for it did not read).
+    pub fn has_latency(&self, i: usize) -> bool {
+        !self.latency_unread.contains(&i)
+    }
 }
 
 /// `[ Plan ]` of `--dry-run`: what a full run would do (computed by

@@ -14,6 +14,7 @@
 
 use std::fmt;
 
+mod check;
 mod extended;
 
 use crate::blockdev::DiskRow;
@@ -70,9 +71,16 @@ pub fn read_json(file: &str, text: &str) -> Result<Report, ReadError> {
         line,
         message,
     };
-    let value: serde_json::Value =
+    // The version alone first (the rest skipped, not built into a
+    // `Value`): a newer layout is refused before its fields are read.
+    #[derive(serde::Deserialize)]
+    struct Version {
+        #[serde(default)]
+        schema_version: Option<serde_json::Value>,
+    }
+    let version: Version =
         serde_json::from_str(text).map_err(|e| err(e.line(), format!("not valid JSON: {e}")))?;
-    match value.get("schema_version").and_then(|v| v.as_u64()) {
+    match version.schema_version.as_ref().and_then(|v| v.as_u64()) {
         Some(v) if v == u64::from(SCHEMA_VERSION) => {}
         Some(v) if v > u64::from(SCHEMA_VERSION) => {
             return Err(err(
@@ -97,12 +105,14 @@ pub fn read_json(file: &str, text: &str) -> Result<Report, ReadError> {
             ))
         }
     }
-    serde_json::from_str(text).map_err(|e| {
+    let report: Report = serde_json::from_str(text).map_err(|e| {
         err(
             e.line(),
             format!("not a quickbench JSON report (schema_version {SCHEMA_VERSION}): {e}"),
         )
-    })
+    })?;
+    check::check(&report).map_err(|e| err(0, format!("{}: {}", e.path, e.message)))?;
+    Ok(report)
 }
 
 /// One line of the input, its number kept for errors.

@@ -361,8 +361,30 @@ fn within_side(side: &[Trial], cv: f64) -> Option<(f64, f64, f64)> {
     Some((mean, var / (n * n), welch))
 }
 
+/// How [`judge_all`] would read `f`, without judging it: what its
+/// interval would know of the spread (the model [`model`] picks from the
+/// trials' counts and samples alone), or why it cannot be judged. For an
+/// output that says how figures are judged but shows no verdict.
+pub fn spread_of(f: &FigureInput) -> Result<Spread, Unjudgeable> {
+    validate(f)?;
+    let (n_a, n_b) = (f.a.len(), f.b.len());
+    Ok(if n_a >= MEASURED_FROM && n_b >= MEASURED_FROM {
+        Spread::Measured { n_a, n_b }
+    } else if within_side(&f.a, f.assumed_run_cv).is_some()
+        && within_side(&f.b, f.assumed_run_cv).is_some()
+    {
+        Spread::WithinRunOnly {
+            assumed_run_cv: f.assumed_run_cv,
+        }
+    } else {
+        Spread::None
+    })
+}
+
 fn model(f: &FigureInput, cache: &mut HashMap<(usize, usize), UDistribution>) -> Model {
     let (na, nb) = (f.a.len(), f.b.len());
+    // Shift::new fails only on an empty side or a value that is not
+    // finite, which `validate` has refused: `spread_of` relies on it.
     if na >= MEASURED_FROM && nb >= MEASURED_FROM {
         let (x, y) = (logs(&f.b), logs(&f.a));
         let dist = (na < 50 && nb < 50).then(|| {
@@ -698,6 +720,32 @@ fn judge_one(
 #[allow(clippy::excessive_precision)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spread_of_says_what_judge_all_would_read() {
+        let plain = |v: &[f64]| v.iter().map(|&x| Trial::value(x)).collect::<Vec<_>>();
+        let sampled = |v: &[f64]| {
+            v.iter()
+                .map(|&x| Trial::with_samples(x, &[x, x * 1.01, x * 0.99, x, x * 1.02, x * 0.98]))
+                .collect::<Vec<_>>()
+        };
+        let cases = [
+            (plain(&[100.0]), plain(&[105.0])),
+            (sampled(&[100.0]), sampled(&[130.0])),
+            (sampled(&[100.0, 101.0]), plain(&[100.0, 99.0])),
+            (plain(&[100.0, 101.0, 99.0]), plain(&[120.0, 118.0, 121.0])),
+            (
+                sampled(&[100.0, 101.0, 99.0]),
+                sampled(&[99.0, 98.0, 101.0, 100.0]),
+            ),
+            (plain(&[0.0]), plain(&[5.0])),
+        ];
+        for (a, b) in cases {
+            let f = FigureInput::new(Better::Higher, 0.1, a, b);
+            let judged = judge(&f).map(|j| j.spread);
+            assert_eq!(spread_of(&f), judged, "{f:?}");
+        }
+    }
 
     fn trials(values: &[f64]) -> Vec<Trial> {
         values.iter().map(|&v| Trial::value(v)).collect()

@@ -112,6 +112,7 @@ pub fn legend(c: &Comparison) -> Vec<String> {
             .iter()
             .flat_map(|r| r.judged.iter().flatten())
             .map(|j| j.spread)
+            .chain(c.unjudged_spreads.iter().copied())
     };
     if spreads().any(|s| matches!(s, Spread::WithinRunOnly { .. })) {
         let cvs: Vec<String> = KINDS
@@ -163,6 +164,7 @@ fn verdict_words(row: &Row, n: usize) -> String {
             )
         }
         Verdict::Missing => "missing".into(),
+        Verdict::NotJudged => String::new(),
     }
 }
 

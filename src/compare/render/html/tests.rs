@@ -62,6 +62,7 @@ fn fleet() -> Comparison {
         warnings: vec![format!("{EVIL}: sections that could not run: io")],
         rows: Vec::new(),
         missing: vec![format!("{EVIL}: [ Memory ] Total")],
+        unjudged_spreads: Vec::new(),
         table: Some(FleetTable {
             columns: vec![
                 FleetColumn {
@@ -177,6 +178,7 @@ fn pair() -> Comparison {
         ],
         missing: Vec::new(),
         table: None,
+        unjudged_spreads: Vec::new(),
     }
 }
 
