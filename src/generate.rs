@@ -24,9 +24,9 @@ const BIN: &str = "quickbench";
 /// The bytes `--generate kind` prints, or why it cannot (a malformed
 /// `SOURCE_DATE_EPOCH`).
 pub fn render(kind: Generate) -> Result<Vec<u8>, String> {
-    let (run, compare) = cli::definitions();
+    let (run, compare, export) = cli::definitions();
     let shell = match kind {
-        Generate::Man => return Ok(man_page(run, compare, &man_date()?).into_bytes()),
+        Generate::Man => return Ok(man_page(run, compare, export, &man_date()?).into_bytes()),
         Generate::CompleteBash => Shell::Bash,
         Generate::CompleteZsh => Shell::Zsh,
         Generate::CompleteFish => Shell::Fish,
@@ -40,6 +40,7 @@ pub fn render(kind: Generate) -> Result<Vec<u8>, String> {
         .subcommand(completion_command(&compare, "compare", |a| {
             !a.is_hide_set()
         }))
+        .subcommand(completion_command(&export, "export", |a| !a.is_hide_set()))
         .disable_help_subcommand(true);
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cmd, BIN, &mut out);
@@ -84,12 +85,18 @@ fn man_date() -> Result<String, String> {
 
 /// The man page: clap_mangen's pieces of the run's and compare's
 /// definitions, and the sections that no option says.
-fn man_page(run: clap::Command, compare: clap::Command, date: &str) -> String {
+fn man_page(
+    run: clap::Command,
+    compare: clap::Command,
+    export: clap::Command,
+    date: &str,
+) -> String {
     let run = Man::new(run)
         .title("QUICKBENCH")
         .date(date)
         .manual("User Commands");
     let compare = Man::new(compare);
+    let export = Man::new(export);
     let mut out = Vec::new();
     // Writing to a Vec cannot fail.
     let mut put = |f: &dyn Fn(&mut dyn Write) -> io::Result<()>| f(&mut out).expect("Vec write");
@@ -100,7 +107,11 @@ fn man_page(run: clap::Command, compare: clap::Command, date: &str) -> String {
         let mut r = Roff::new();
         r.control("br", []);
         r.to_writer(w)?;
-        without_heading(w, |w| compare.render_synopsis_section(w))
+        without_heading(w, |w| compare.render_synopsis_section(w))?;
+        let mut r = Roff::new();
+        r.control("br", []);
+        r.to_writer(w)?;
+        without_heading(w, |w| export.render_synopsis_section(w))
     });
     put(&|w| description().to_writer(w));
     put(&|w| run.render_options_section(w));
@@ -122,6 +133,25 @@ fn man_page(run: clap::Command, compare: clap::Command, date: &str) -> String {
         ]);
         r.to_writer(w)?;
         without_heading(w, |w| compare.render_options_section(w))
+    });
+    put(&|w| {
+        let mut r = Roff::new();
+        r.control("SH", ["EXPORT"]);
+        r.to_writer(w)?;
+        without_heading(w, |w| export.render_description_section(w))?;
+        r = Roff::new();
+        r.control("PP", []);
+        r.text([
+            roman("Each "),
+            italic("REPORT"),
+            roman(" is a file, or - for standard input (once). The word "),
+            bold("export"),
+            roman(" comes first, and "),
+            bold(format!("{BIN} export --help")),
+            roman(" prints its own help. Its options:"),
+        ]);
+        r.to_writer(w)?;
+        without_heading(w, |w| export.render_options_section(w))
     });
     put(&|w| prose().to_writer(w));
     tidy(&String::from_utf8_lossy(&out))
@@ -351,17 +381,22 @@ fn exit_status(r: &mut Roff) {
     for (code, text) in [
         (
             0,
-            "Every selected section ran (compare: the reports were compared).",
+            "Every selected section ran (compare: the reports were compared; export: \
+             the reports were exported).",
         ),
         (
             1,
             "A section could not run: the report says which, standard error why and what \
-             to do. For compare: the --html file or standard output cannot be written.",
+             to do (and the --prometheus file of a run, if asked for, cannot be \
+             written). For compare: the --html file or standard output cannot be \
+             written; for export: the --prometheus file or standard output.",
         ),
         (
             2,
-            "Bad usage, with a one-line reason on standard error; for compare, also an \
-             input that cannot be read (the message names the file and line).",
+            "Bad usage, with a one-line reason on standard error (a --prometheus path \
+             that cannot be written is found before the run starts); for compare and \
+             export, also an input that cannot be read (the message names the file and \
+             line); for export, two reports of one host.",
         ),
     ] {
         item(r, vec![bold(code.to_string())], text);
@@ -448,6 +483,14 @@ fn examples_and_see_also(r: &mut Roff) {
             "A short trial of two sections.",
         ),
         (
+            "quickbench 30 --json --prometheus /var/lib/prometheus/node-exporter/quickbench.prom > host.json",
+            "The JSON document, and the figures for node_exporter's textfile collector, written when the run ends.",
+        ),
+        (
+            "quickbench export --prometheus - host.json",
+            "A stored report's figures in the Prometheus text format, on stdout.",
+        ),
+        (
             "quickbench compare a.json b.json",
             "Two reports side by side, b relative to a.",
         ),
@@ -458,6 +501,10 @@ fn examples_and_see_also(r: &mut Roff) {
         (
             "quickbench compare --html fleet.html reports/*.json",
             "The comparison on stdout, and as a self-contained HTML page in fleet.html.",
+        ),
+        (
+            "quickbench compare --markdown a.json b.json",
+            "The comparison as Markdown tables, to paste into a ticket (--csv: for a spreadsheet).",
         ),
     ] {
         r.control("TP", []);
@@ -532,7 +579,7 @@ mod tests {
     }
 
     #[test]
-    fn man_page_has_every_section_and_both_commands() {
+    fn man_page_has_every_section_and_every_command() {
         let man = String::from_utf8(render(Generate::Man).unwrap()).unwrap();
         let headings: Vec<&str> = man.lines().filter(|l| l.starts_with(".SH ")).collect();
         assert_eq!(
@@ -543,6 +590,7 @@ mod tests {
                 ".SH DESCRIPTION",
                 ".SH OPTIONS",
                 ".SH COMPARE",
+                ".SH EXPORT",
                 ".SH TRIALS",
                 ".SH \"EXIT STATUS\"",
                 ".SH ENVIRONMENT",
@@ -560,9 +608,20 @@ mod tests {
             synopsis.contains("\\fBquickbench compare\\fR"),
             "{synopsis}"
         );
-        let compare = &man[man.find(".SH COMPARE").unwrap()..man.find(".SH \"EXIT").unwrap()];
-        for opt in ["\\-\\-table", "\\-\\-json", "REPORT"] {
+        assert!(synopsis.contains("\\fBquickbench export\\fR"), "{synopsis}");
+        let compare = &man[man.find(".SH COMPARE").unwrap()..man.find(".SH EXPORT").unwrap()];
+        for opt in [
+            "\\-\\-table",
+            "\\-\\-json",
+            "\\-\\-markdown",
+            "\\-\\-csv",
+            "REPORT",
+        ] {
             assert!(compare.contains(opt), "compare's {opt} missing:\n{compare}");
+        }
+        let export = &man[man.find(".SH EXPORT").unwrap()..man.find(".SH \"EXIT").unwrap()];
+        for opt in ["\\-\\-prometheus", "REPORT", "textfile"] {
+            assert!(export.contains(opt), "export's {opt} missing:\n{export}");
         }
         for s in Section::ALL {
             assert!(
