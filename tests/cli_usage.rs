@@ -88,6 +88,19 @@ fn compare_usage_says_what_is_missing_and_points_at_its_help() {
             help,
         );
     }
+    // export: what is missing, and export's help
+    let help = "'quickbench export --help'";
+    assert_bad_usage(
+        &["export"],
+        "missing --prometheus <FILE>, <REPORT>...",
+        help,
+    );
+    assert_bad_usage(&["export", "a.json"], "missing --prometheus <FILE>", help);
+    assert_bad_usage(
+        &["exprot", "a.json"],
+        "unknown command 'exprot': did you mean 'export'?",
+        help,
+    );
     // far from compare: still a loop delay that is not a number
     assert_bad_usage(
         &["cpu"],

@@ -308,6 +308,7 @@ fn bash_completion_completes() {
         c quickbench compare a.json ''
         c quickbench compare a.json -- ''
         c quickbench compare --html ''
+        c quickbench export ''
         c quickbench --only ''
         c quickbench --only cpu,m
         c quickbench --skip io,s
@@ -342,6 +343,7 @@ fn bash_completion_completes() {
                     quickbench compare a.json : a.json notes.txt (-o filenames)\n\
                     quickbench compare a.json -- : a.json notes.txt (-o filenames)\n\
                     quickbench compare --html : a.json notes.txt (-o filenames)\n\
+                    quickbench export : a.json notes.txt (-o filenames)\n\
                     quickbench --only : cpu cpuinfo io memory storage\n\
                     quickbench --only cpu,m: cpu,memory\n\
                     quickbench --skip io,s: io,storage\n\

@@ -36,7 +36,9 @@ pub use comparison::{
 pub use facts::{facts, Better, Fact, FigureKind};
 pub use fleet::{fleet_table, outlier_rule, FleetColumn, FleetRow, FleetTable};
 pub use load::{load, Input};
+pub use render::csv::render_csv;
 pub use render::html::html;
+pub use render::markdown::render_markdown;
 pub use render::render_json;
 pub use render::table::render_table;
 pub use render::text::{render_text, shows_table};
@@ -53,10 +55,23 @@ pub struct CompareConfig {
     pub split: Option<usize>,
     /// One row per report (the fleet table), whatever the width.
     pub table: bool,
-    /// The comparison as one JSON document.
-    pub json: bool,
+    /// What goes to stdout: the text, JSON, Markdown or CSV.
+    pub format: CompareFormat,
     /// Where the HTML page goes, if asked for.
     pub html: Option<HtmlTo>,
+}
+
+/// What `quickbench compare` writes on stdout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompareFormat {
+    /// The text, for a terminal.
+    Text,
+    /// One JSON document (`--json`).
+    Json,
+    /// GitHub-flavoured Markdown tables (`--markdown`).
+    Markdown,
+    /// CSV, RFC 4180 (`--csv`).
+    Csv,
 }
 
 /// Where `--html` writes the page.

@@ -1,8 +1,11 @@
 //! The renderers of a comparison: [`text`] (side by side, one column per
 //! report), [`table`] (the fleet table), [`html`] (one self-contained
-//! page), and the JSON document.
+//! page), [`markdown`] and [`csv`] (for tickets and spreadsheets), and the
+//! JSON document.
 
+pub mod csv;
 pub mod html;
+pub mod markdown;
 pub mod table;
 pub mod text;
 
@@ -133,8 +136,13 @@ pub fn legend(c: &Comparison) -> Vec<String> {
         .map(|n| column(c, n))
         .collect();
     if !busy.is_empty() {
+        let (runs, them) = if busy.len() == 1 {
+            ("that run", "it")
+        } else {
+            ("those runs", "them")
+        };
         out.push(format!(
-            "Marked busy in {}: other work used the CPUs during that run (often a build just before); rerun it on a quiet host.",
+            "Marked busy in {}: other work used the CPUs during {runs} (often a build just before); rerun {them} on a quiet host.",
             busy.join(" and ")
         ));
     }
