@@ -106,6 +106,7 @@ pub fn mad(values: &[f64]) -> Option<f64> {
 
 /// The MAD scaled by [`MAD_NORMAL`] to estimate a standard deviation, as
 /// R's `mad(x)` (constant 1.4826) computes it.
+#[cfg(test)]
 pub fn mad_scaled(values: &[f64]) -> Option<f64> {
     mad(values).map(|m| MAD_NORMAL * m)
 }

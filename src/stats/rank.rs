@@ -92,6 +92,7 @@ impl UDistribution {
     }
 }
 
+#[cfg(test)]
 /// The alternative hypothesis of a test of x against y.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Alternative {
@@ -103,6 +104,7 @@ pub enum Alternative {
     Less,
 }
 
+#[cfg(test)]
 /// How a Mann–Whitney p-value is computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PValueMethod {
@@ -116,6 +118,7 @@ pub enum PValueMethod {
     Asymptotic,
 }
 
+#[cfg(test)]
 /// A Mann–Whitney U test result.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MannWhitney {
@@ -166,6 +169,7 @@ fn u_sigma(m: usize, n: usize, tie_term: f64) -> f64 {
 /// P(U ≥ U_obs) (doubled for two sides, from the larger of U₁ and U₂); the
 /// asymptotic one is the normal survival of (U − mn/2 − ½)/σ with σ
 /// tie-corrected. `None` when a sample is empty.
+#[cfg(test)]
 pub fn mann_whitney_u(
     x: &[f64],
     y: &[f64],
@@ -460,6 +464,7 @@ fn sign(v: f64) -> f64 {
 /// `wilcox.test(x, y, conf.int = TRUE, conf.level = level)` (exact below 50
 /// values a side without ties, else the normal approximation with tie and
 /// continuity corrections). `None` when a sample is empty.
+#[cfg(test)]
 pub fn hodges_lehmann(x: &[f64], y: &[f64], level: f64) -> Option<ShiftInterval> {
     Some(Shift::new(x, y, None)?.interval(level))
 }

@@ -97,6 +97,7 @@ impl TrialValue {
     }
 
     /// A trial with its sub-interval samples.
+    #[cfg(test)]
     pub fn with_samples(value: f64, samples: &[f64]) -> TrialValue {
         TrialValue {
             value,
