@@ -10,7 +10,7 @@ use crate::conditions::{Mark, MarkKind};
 use crate::end::End;
 use crate::model::{BlockSize, Repeated, Report};
 pub use crate::stats::Better;
-use crate::stats::{Summary, Trial};
+use crate::stats::{Summary, TrialValue};
 // The report's own wording of a mark and of the CPU quota: a comparison
 // line shows them as the report printed them.
 use crate::units::dd_rate;
@@ -71,14 +71,14 @@ pub struct Fact {
 #[derive(Debug, Clone, PartialEq)]
 pub struct FactTrial {
     /// Its value and samples.
-    pub trial: Trial,
+    pub trial: TrialValue,
     /// The first of its marks that [`MarkKind::distorts`] a comparison.
     pub distorted: Option<MarkKind>,
 }
 
 impl FactTrial {
     /// A trial that nothing distorted.
-    pub fn clean(trial: Trial) -> FactTrial {
+    pub fn clean(trial: TrialValue) -> FactTrial {
         FactTrial {
             trial,
             distorted: None,
@@ -145,7 +145,7 @@ fn figure(
         label: label.into(),
         figure: Some((better, unit)),
         kind: Some(kind),
-        trials: vec![FactTrial::clean(Trial::value(value))],
+        trials: vec![FactTrial::clean(TrialValue::value(value))],
         value: Some(value),
         text,
         marks: Vec::new(),
@@ -406,7 +406,7 @@ fn sampled(s: &crate::samples::Samples) -> Option<Summary> {
 
 fn trial(value: f64, within: Option<Summary>, marks: &[Mark]) -> FactTrial {
     FactTrial {
-        trial: Trial { value, within },
+        trial: TrialValue { value, within },
         distorted: distortion(marks),
     }
 }

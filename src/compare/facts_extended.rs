@@ -14,7 +14,7 @@ use crate::end::End;
 use crate::membw::dram::DramRun;
 use crate::model::forms::device_details;
 use crate::model::{BlockSize, Report};
-use crate::stats::Trial;
+use crate::stats::TrialValue;
 
 const CPU: &str = "Extended: CPU";
 const MEMORY: &str = "Extended: Memory (DRAM, STREAM-like)";
@@ -43,7 +43,7 @@ fn figure(
         label,
         figure: Some((better, unit)),
         kind: Some(kind),
-        trials: vec![FactTrial::clean(Trial::value(value))],
+        trials: vec![FactTrial::clean(TrialValue::value(value))],
         value: Some(value),
         text,
         marks: Vec::new(),

@@ -17,7 +17,7 @@ use super::load::Input;
 use super::verdict::{conflict, SideFact};
 use crate::conditions::MarkKind;
 use crate::stats::describe::median;
-use crate::stats::Trial;
+use crate::stats::TrialValue;
 use crate::units::dd_rate;
 
 /// How the reports are grouped into sides.
@@ -111,7 +111,7 @@ pub fn sides(inputs: &[Input], reports: &[ReportInfo], grouping: Grouping) -> Ve
 /// Which trials are left out depends on what ran beside them, never on
 /// their values, so leaving them out biases no verdict. The one place a
 /// side's trials are gathered.
-pub fn trials_of(facts: &[&Fact]) -> (Vec<Trial>, Vec<MarkKind>) {
+pub fn trials_of(facts: &[&Fact]) -> (Vec<TrialValue>, Vec<MarkKind>) {
     let mut clean = Vec::new();
     let mut left_out = Vec::new();
     for t in facts.iter().flat_map(|f| &f.trials) {
