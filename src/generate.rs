@@ -488,11 +488,14 @@ fn trials(r: &mut Roff) {
          (250 ms for the CPU loop and memory, 300 ms for a storage line, whose trials each \
          start after the jobs' 200 ms rest, taken out of the delay), one block under about \
          1 s. The run takes the time it took with one block. The text prints each step's \
-         median trial and the Run line says the trials (loop delay 30 s in 6 trials); the \
+         rate over all its trials (their work over their time, the original's figure of \
+         one block), a mark with the number of trials that earned it when not all did \
+         (busy: ..., in 2 of 6 trials), and the Run line says the trials (loop delay 30 s in 6 trials); the \
          JSON keeps every trial, so compare judges one report a side by its measured spread. \
          --trials K asks for K trials (1: one block, as the original). --repeat N multiplies \
          the time: N rounds of the K trials of every step, N x K trials a step, each a K-th \
-         of the delay (loop delay 30 s x 3 in 18 trials).",
+         of the delay (loop delay 30 s x 3 in 18 trials); each step prints the rate over \
+         all N x K trials.",
     )]);
 }
 

@@ -49,6 +49,10 @@ pub struct Measured<F, C> {
     /// What distorted the figure, when something did: printed after it.
     #[serde(default)]
     pub marks: Vec<Mark>,
+    /// For a step of several trials, in how many of them each of `marks`
+    /// was earned (same order); empty for one run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub marks_in_trials: Vec<mark::InTrials>,
 }
 
 impl<F, C: Default> Measured<F, C> {
@@ -59,6 +63,7 @@ impl<F, C: Default> Measured<F, C> {
             figure,
             conditions: C::default(),
             marks: Vec::new(),
+            marks_in_trials: Vec::new(),
         }
     }
 }
@@ -143,6 +148,7 @@ mod tests {
                 load: Some(StepLoad::default()),
             },
             marks: vec![Mark::Steal { percent: 3.0 }],
+            marks_in_trials: Vec::new(),
         };
         let text = serde_json::to_string(&step).unwrap();
         let all = [

@@ -289,6 +289,7 @@ mod tests {
                 }),
             },
             marks: Vec::new(),
+            marks_in_trials: Vec::new(),
         };
         assert_eq!(
             cpu_lines(&[step.clone().into()], None),

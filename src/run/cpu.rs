@@ -79,6 +79,7 @@ impl<'a> Run<'a> {
         let step = CpuTrial {
             figure,
             marks: mark::marks(Step::Cpu, sample.as_ref().map(|s| &s.load), None),
+            marks_in_trials: Vec::new(),
             conditions: CpuConditions {
                 clock: sample.as_ref().and_then(|s| s.clock),
                 load: sample.map(|s| s.load),

@@ -106,7 +106,7 @@ mod tests {
         assert!(r.ready().is_empty());
         r.add(0, 2, cpu(20.0));
         let out: Vec<f64> = r.ready().iter().map(|s| s.loops_per_s_mean).collect();
-        assert_eq!(out, [0.0, 1.0], "the lower medians of steps 0 and 1");
+        assert_eq!(out, [10.0, 5.5], "the pooled rates of steps 0 and 1");
         r.add(2, 2, cpu(30.0));
         let out = r.ready();
         assert_eq!(out.len(), 1);
