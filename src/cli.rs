@@ -57,6 +57,9 @@ pub struct Config {
     /// Trials of each timed step of the standard report (`--repeat`, 1 to
     /// [`MAX_REPEAT`]), interleaved round by round.
     pub repeat: u32,
+    /// Trials within each loop delay (`--trials K`); `None`: the planner
+    /// chooses ([`crate::trials::plan`]).
+    pub trials: Option<u32>,
 }
 
 impl Config {
@@ -126,6 +129,12 @@ struct Args {
     /// text prints each step's median trial, the JSON keeps them all; the run takes N times as long
     #[arg(long, value_name = "N", value_parser = parse_repeat)]
     repeat: Option<u32>,
+
+    /// Split each loop delay into K interleaved trials (1 to 20; default: 6, fewer when the
+    /// delay is short, 1 under about 1 s): the text prints each step's median trial, compare
+    /// reads their spread
+    #[arg(long, value_name = "K", value_parser = parse_trials)]
+    trials: Option<u32>,
 
     /// Job counts of the storage bandwidth lines (for benchmark scripts)
     #[arg(long, value_name = "LIST", value_parser = parse_jobs, hide = true)]
@@ -372,6 +381,17 @@ fn config(a: Args) -> Config {
         text_out: a.text_out,
         fake_figures: a.fake_figures,
         repeat: a.repeat.unwrap_or(1),
+        trials: a.trials,
+    }
+}
+
+/// A `--trials`: a whole number of trials from 1 to
+/// [`crate::trials::MAX_TRIALS`].
+pub fn parse_trials(s: &str) -> Result<u32, String> {
+    let max = crate::trials::MAX_TRIALS;
+    match s.parse::<u32>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!("'{s}' is not a number of trials from 1 to {max}")),
     }
 }
 

@@ -28,6 +28,7 @@ pub mod stats;
 pub mod sysinfo;
 pub mod sysroot;
 pub mod textutil;
+pub mod trials;
 pub mod units;
 
 pub use sysroot::Sysroot;

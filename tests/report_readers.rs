@@ -686,7 +686,8 @@ fn a_repeated_extended_text_report_reads_structured() {
 /// what was expected; `compare` exits 2 on it.
 #[test]
 fn a_json_figure_no_run_can_write_is_refused_by_its_path() {
-    let (_, json) = fixture_run(&["--repeat", "3"]);
+    // One trial a delay, so that `repeat` alone sets the trials a step.
+    let (_, json) = fixture_run(&["--repeat", "3", "--trials", "1"]);
     read_report("r.json", &json).expect("the report as written reads");
     type Mutation = fn(&mut serde_json::Value);
     let cases: [(&str, Mutation, &str); 8] = [
@@ -712,7 +713,7 @@ fn a_json_figure_no_run_can_write_is_refused_by_its_path() {
                 l["trials"].as_array_mut().unwrap().pop();
                 l["median_trial"] = 0.into();
             },
-            "holds 2 trials: expected 3 (repeat is 3)",
+            "holds 2 trials: expected 3 (repeat 3 x 1 trials a delay)",
         ),
         (
             "storage_bandwidth[0].lat_p99_us",

@@ -92,6 +92,12 @@ fn model(rng: &mut Rng) -> Report {
     } else {
         2 + rng.below(19) as u32
     };
+    // Trials within each delay: one block, or 2 to 20.
+    r.trials_per_delay = if rng.coin() {
+        1
+    } else {
+        2 + rng.below(19) as u32
+    };
     if rng.coin() {
         r.loop_delay_s = Some([0.1, 2.0, 30.0, 12.5][rng.below(4) as usize]);
         r.dir = Some(format!("/{}/{}", rng.word(), rng.phrase()));
@@ -168,7 +174,7 @@ fn model(rng: &mut Rng) -> Report {
                 marks: marks(rng),
                 ..Measured::plain(figure)
             };
-            let step = repeated(rng, r.repeat, step, |s, f| {
+            let step = repeated(rng, r.trials_per_step(), step, |s, f| {
                 s.figure.loops_per_s_mean = (s.loops_per_s_mean * f).floor()
             });
             r.cpu_loop.push(step);
@@ -188,7 +194,7 @@ fn model(rng: &mut Rng) -> Report {
                 marks: marks(rng),
                 ..Measured::plain(figure)
             };
-            repeated(rng, r.repeat, step, |s, f| {
+            repeated(rng, r.trials_per_step(), step, |s, f| {
                 s.figure.bytes = (s.bytes as f64 * f) as u64
             })
         });
@@ -267,7 +273,7 @@ fn model(rng: &mut Rng) -> Report {
                             marks: marks(rng),
                             ..Measured::plain(l)
                         };
-                        let step = repeated(rng, r.repeat, step, |s, f| {
+                        let step = repeated(rng, r.trials_per_step(), step, |s, f| {
                             s.figure.iops = (s.iops * f).floor();
                             s.figure.mb_per_s = (s.mb_per_s * f).floor();
                         });

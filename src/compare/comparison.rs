@@ -221,10 +221,12 @@ fn warnings(inputs: &[Input], reports: &[ReportInfo]) -> Vec<String> {
     // one before. Figures are comparable either way, but not measured
     // alike, and a side of 1 or 2 trials has its run-to-run spread
     // assumed where a side of 3 or more has it measured.
-    let repeats: Vec<u32> = inputs.iter().map(|i| i.report.repeat).collect();
+    // Trials within a delay are the same: a step's trials of --repeat
+    // rounds of K trials each.
+    let repeats: Vec<u32> = inputs.iter().map(|i| i.report.trials_per_step()).collect();
     if repeats.iter().any(|&n| n != repeats[0]) {
         w.push(format!(
-            "trials per step differ ({}): steps repeated by --repeat run interleaved, round after round, and a side of fewer than 3 trials has its run-to-run spread assumed; run every report with the same --repeat",
+            "trials per step differ ({}): steps repeated by --repeat or split into trials run interleaved, round after round, and a side of fewer than 3 trials has its run-to-run spread assumed; run every report with the same --repeat and --trials",
             each(reports, &repeats)
         ));
     }

@@ -79,8 +79,15 @@ fn header(r: &Report) -> Vec<Fact> {
     }
     // Reports taken under different cgroup limits are not compared blindly.
     let limits = r.limits.as_ref();
-    if let Some(q) = limits.and_then(|l| l.cpu_quota.as_ref()) {
-        v.push(line("CPU quota", words::cpu_quota(q)));
+    // Our report prints its quota above the CPU loop when there is one: a
+    // report of ours with a CPU loop and no quota had none, and says
+    // `none`, so that such a side reads as such, not as a missing line.
+    match limits.and_then(|l| l.cpu_quota.as_ref()) {
+        Some(q) => v.push(line("CPU quota", words::cpu_quota(q))),
+        None if r.original.is_none() && !r.cpu_loop.is_empty() => {
+            v.push(line("CPU quota", "none".to_string()))
+        }
+        None => {}
     }
     if let Some(m) = limits.and_then(|l| l.memory_limit_bytes) {
         v.push(line("Memory limit", format!("{} MB (cgroup)", m >> 20)));

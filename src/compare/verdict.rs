@@ -24,7 +24,8 @@ use super::fact::{Better, Figure, FigureKind, Method, Unit};
 use super::words;
 use crate::conditions::MarkKind;
 use crate::stats::{
-    judge_all, Call, Family, FigureInput, Judgement, RatioInterval, RunsNeeded, Spread, Trial,
+    judge_all, Call, Family, FigureInput, Judgement, OutOfReach, RatioInterval, RunsNeeded, Spread,
+    Trial,
 };
 
 /// The practical margin: differences within it read as equal.
@@ -146,8 +147,12 @@ pub struct Judged {
     pub n_b: usize,
     /// The point estimate of B/A.
     pub ratio: f64,
-    /// The interval of B/A the verdict reads (`null` on the fixed band).
+    /// The interval of B/A the verdict reads (`null` on the fixed band,
+    /// and when the trials cannot reach the level: see `out_of_reach`).
     pub interval: Option<RatioInterval>,
+    /// The level this figure needed, out of reach of its trials a side,
+    /// and the trials a side that reach it.
+    pub out_of_reach: Option<OutOfReach>,
     /// The margin: within ±`margin` of 1 is equal.
     pub margin: f64,
     /// What the interval knows of the run-to-run spread: `measured` (3 or
@@ -361,6 +366,7 @@ fn judged(
                     n_b: b.trials.len(),
                     ratio: j.ratio,
                     interval: j.interval,
+                    out_of_reach: j.out_of_reach,
                     margin: EQUAL_WITHIN,
                     spread: j.spread,
                     p_value: j.p_value,
@@ -436,6 +442,18 @@ pub fn bounded(v: f64, decimals: usize) -> String {
 /// fixed band, `≈ x1.03`, `x1.08 better`.
 fn words(v: &Verdict, j: &Judgement) -> String {
     let mut r = ratio_text(j.ratio);
+    if let (Some(o), Spread::Measured { n_a, n_b }) = (&j.out_of_reach, j.spread) {
+        let sides = if n_a == n_b {
+            format!("{n_a} trials a side")
+        } else {
+            format!("{n_a} and {n_b} trials")
+        };
+        return format!(
+            "~ {r}, {sides} cannot reach the {:.1} % this family needs: {} would",
+            o.level * 100.0,
+            o.trials_needed
+        );
+    }
     if let Some(i) = &j.interval {
         r.push_str(&format!(" [{}, {}]", bounded(i.lo, 2), bounded(i.hi, 2)));
     }
@@ -600,6 +618,42 @@ mod tests {
         let (v, j) = one(&a, &b);
         assert_eq!(v, Verdict::Inconclusive);
         assert!(j.unwrap().words.starts_with("~ x1.1"));
+    }
+
+    #[test]
+    fn a_level_out_of_reach_is_said_in_words_not_shown_narrower() {
+        // 3 trials a side, 20 % apart, and 14 other figures that did not
+        // move: the family asks 1 - 0.05/15 of each, which 3 trials a side
+        // (at most 90 %) cannot reach; no 90 % interval is printed.
+        let k = FigureKind::CpuLoop;
+        let h = Better::Higher;
+        let a = side(&[100.0, 101.0, 99.0], h, k);
+        let b = side(&[80.0, 80.5, 79.5], h, k);
+        let still = side(&[100.0, 101.0, 99.0], h, k);
+        let mut lines = vec![(Some(&a), Some(&b))];
+        lines.extend(std::iter::repeat_n((Some(&still), Some(&still)), 14));
+        let (v, j) = judge_pair(&lines, Detail::Verdicts).swap_remove(0);
+        let j = j.unwrap();
+        assert_eq!(v, Verdict::Inconclusive);
+        assert_eq!(j.interval, None, "{j:?}");
+        let o = j.out_of_reach.unwrap();
+        assert!((o.level - (1.0 - 0.05 / 15.0)).abs() < 1e-12, "{o:?}");
+        assert!((o.achievable - 0.9).abs() < 1e-12, "{o:?}");
+        assert_eq!(o.trials_needed, 6);
+        assert_eq!(
+            j.words,
+            "~ x0.80, 3 trials a side cannot reach the 99.7 % this family needs: 6 would"
+        );
+        // 6 trials a side reach it, and read the 20 % as worse.
+        let a = side(&[100.0, 101.0, 99.0, 100.5, 99.5, 100.2], h, k);
+        let b = side(&[80.0, 80.5, 79.5, 80.2, 79.8, 80.1], h, k);
+        let still = side(&[100.0, 101.0, 99.0, 100.5, 99.5, 100.2], h, k);
+        let mut lines = vec![(Some(&a), Some(&b))];
+        lines.extend(std::iter::repeat_n((Some(&still), Some(&still)), 14));
+        let (v, j) = judge_pair(&lines, Detail::Verdicts).swap_remove(0);
+        let j = j.unwrap();
+        assert_eq!(v, Verdict::Worse, "{}", j.words);
+        assert!(j.out_of_reach.is_none() && j.interval.is_some());
     }
 
     #[test]

@@ -523,6 +523,12 @@ pub struct Report {
     /// and no key in the JSON, without it.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub repeat: u32,
+    /// Trials within each loop delay (K): each timed step of the standard
+    /// report ran K trials of about a K-th of the delay, interleaved with
+    /// its section's other steps; `repeat` × K trials in all. 1, and no
+    /// key in the JSON, when the steps ran as one block.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub trials_per_delay: u32,
     /// How the trials of `--repeat` were ordered (the seed, each round).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trial_order: Option<TrialOrder>,
@@ -581,6 +587,12 @@ pub struct Report {
 }
 
 impl Report {
+    /// Trials of each timed step in all: `repeat` rounds of
+    /// `trials_per_delay` trials.
+    pub fn trials_per_step(&self) -> u32 {
+        self.repeat.max(1) * self.trials_per_delay.max(1)
+    }
+
     /// An empty report of this build, for `kernel` (the `uname -a` text).
     pub fn new(kernel: String, hostname: String) -> Report {
         Report {
@@ -590,6 +602,7 @@ impl Report {
             timestamp_utc: None,
             loop_delay_s: None,
             repeat: 1,
+            trials_per_delay: 1,
             trial_order: None,
             dir: None,
             sections: Vec::new(),

@@ -248,7 +248,7 @@ impl TextReader<'_> {
                         self.err(
                             l.no,
                             format!(
-                                "expected `Run       : loop delay <N> s[ {TRIALS_SIGN} <trials> trials], <dir> (<fs> on <device>), <YYYY-MM-DD HH:MM> UTC`, found {:?}",
+                                "expected `Run       : loop delay <N> s[ {TRIALS_SIGN} <repeat> trials| in <K> trials| {TRIALS_SIGN} <repeat> in <all> trials], <dir> (<fs> on <device>), <YYYY-MM-DD HH:MM> UTC`, found {:?}",
                                 l.text
                             ),
                         )
@@ -257,7 +257,7 @@ impl TextReader<'_> {
                     self.report.dir = Some(run.1);
                     self.report.run_fs_device = run.2;
                     self.report.timestamp_utc = run.3;
-                    self.report.repeat = run.4;
+                    (self.report.repeat, self.report.trials_per_delay) = run.4;
                 }
                 ("Bash", Some(o)) => o.bash = Some(value.to_string()),
                 ("dd", Some(o)) => o.dd = Some(value.to_string()),
@@ -702,20 +702,40 @@ fn rest_after_tokens(text: &str, n: usize) -> &str {
 /// What the `Run` header line says: the loop delay, the directory, its
 /// filesystem and device, the date (RFC 3339, to the minute), and the
 /// trials of each step.
-type RunFacts = (f64, String, Option<(String, String)>, Option<String>, u32);
+type RunFacts = (
+    f64,
+    String,
+    Option<(String, String)>,
+    Option<String>,
+    (u32, u32),
+);
 
 /// `loop delay 30 s, /var/tmp (ext4 on vda), 2026-12-03 18:20 UTC`, or
-/// `loop delay 30 s × 5 trials, ...`.
+/// `loop delay 30 s × 5 trials, ...`, `loop delay 30 s in 6 trials, ...`,
+/// `loop delay 30 s × 5 in 30 trials, ...`.
 fn parse_run_line(value: &str) -> Option<RunFacts> {
     let rest = value.strip_prefix("loop delay ")?;
     let (delay, rest) = rest.split_once(" s")?;
     let delay: f64 = delay.parse().ok().filter(|d: &f64| d.is_finite())?;
-    let (repeat, rest) = match rest.strip_prefix(", ") {
-        Some(rest) => (1, rest),
+    let (repeat, per_delay, rest) = match rest.strip_prefix(", ") {
+        Some(rest) => (1, 1, rest),
         None => {
-            let rest = rest.strip_prefix(&format!(" {TRIALS_SIGN} "))?;
+            let count = |n: &str| n.parse().ok().filter(|n: &u32| *n > 1);
             let (n, rest) = rest.split_once(" trials, ")?;
-            (n.parse().ok().filter(|n: &u32| *n > 1)?, rest)
+            match (
+                n.strip_prefix(&format!(" {TRIALS_SIGN} ")),
+                n.strip_prefix(" in "),
+            ) {
+                // `× 5 in 30 trials`
+                (Some(n), _) if n.contains(" in ") => {
+                    let (n, all) = n.split_once(" in ")?;
+                    let (n, all) = (count(n)?, count(all)?);
+                    (all % n == 0 && all / n > 1).then_some((n, all / n, rest))?
+                }
+                (Some(n), _) => (count(n)?, 1, rest),
+                (None, Some(k)) => (1, count(k)?, rest),
+                (None, None) => return None,
+            }
         }
     };
     let (place, date) = rest.rsplit_once(", ")?;
@@ -739,8 +759,20 @@ fn parse_run_line(value: &str) -> Option<RunFacts> {
             (!fs.contains(' ')).then(|| (dir, fs.to_string(), dev.to_string()))
         });
     Some(match fs_dev {
-        Some((dir, fs, dev)) => (delay, dir.to_string(), Some((fs, dev)), timestamp, repeat),
-        None => (delay, place.to_string(), None, timestamp, repeat),
+        Some((dir, fs, dev)) => (
+            delay,
+            dir.to_string(),
+            Some((fs, dev)),
+            timestamp,
+            (repeat, per_delay),
+        ),
+        None => (
+            delay,
+            place.to_string(),
+            None,
+            timestamp,
+            (repeat, per_delay),
+        ),
     })
 }
 

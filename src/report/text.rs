@@ -306,7 +306,9 @@ pub fn header_lines(r: &Report) -> Vec<String> {
 
 /// `Run       : loop delay 30 s, /var/tmp (ext4 on vda), 2026-12-03 18:20 UTC`:
 /// how the run was made, so that two reports can be compared fairly; with
-/// `--repeat 5`, `loop delay 30 s × 5 trials, ...`. Absent when the
+/// `--repeat 5`, `loop delay 30 s × 5 trials, ...`; with 6 trials within
+/// each delay, `loop delay 30 s in 6 trials, ...`, and both,
+/// `loop delay 30 s × 5 in 30 trials, ...`. Absent when the
 /// report does not know it (read from an older text).
 pub fn run_line(r: &Report) -> Option<String> {
     let delay = r.loop_delay_s?;
@@ -320,9 +322,11 @@ pub fn run_line(r: &Report) -> Option<String> {
         .as_deref()
         .and_then(minutes_utc)
         .unwrap_or_else(|| "date unknown".into());
-    let trials = match r.repeat {
-        1 => String::new(),
-        n => format!(" {TRIALS_SIGN} {n} trials"),
+    let trials = match (r.repeat, r.trials_per_delay) {
+        (1, 1) => String::new(),
+        (n, 1) => format!(" {TRIALS_SIGN} {n} trials"),
+        (1, k) => format!(" in {k} trials"),
+        (n, k) => format!(" {TRIALS_SIGN} {n} in {} trials", n * k),
     };
     Some(format!(
         "Run       : loop delay {delay} s{trials}, {place}, {date}"

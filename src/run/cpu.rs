@@ -8,6 +8,7 @@ use crate::sysinfo;
 
 use super::rounds::Rounds;
 use super::{cpu_jobs, Run, Stop};
+use crate::trials::StepKind;
 
 impl<'a> Run<'a> {
     /// `[ CPU info ]`.
@@ -41,7 +42,7 @@ impl<'a> Run<'a> {
         }
         self.emit(Item::CpuLoopTitle)?;
         let jobs = cpu_jobs(&self.sys);
-        let mut rounds = Rounds::new(jobs.len(), self.cfg.repeat);
+        let mut rounds = Rounds::new(jobs.len(), self.rounds());
         let mut round = 1;
         while round <= rounds.last {
             let order = self.round_order(jobs.len(), false);
@@ -68,11 +69,12 @@ impl<'a> Run<'a> {
     /// One run of the CPU loop step of `jobs` jobs, with its conditions.
     fn cpu_trial(&mut self, jobs: u32, round: u32) -> CpuTrial {
         let label = self.trial_label(&format!("{jobs} // jobs"), round);
-        self.progress("CPU loop", &label, 1);
+        let time = self.trial_plan(StepKind::CpuLoop).trial;
+        self.progress("CPU loop", &label, time);
         // One sampler: the load the marks judge and the clock of -x.
         let sampler = self.sample().map(Sampler::with_clock);
         let poll = || sampler.iter().for_each(Sampler::poll);
-        let figure = self.measure.cpu_step(jobs, self.cfg.loop_delay, &poll);
+        let figure = self.measure.cpu_step(jobs, time, &poll);
         let sample = sampler.map(|s| s.finish(f64::from(jobs)));
         let step = CpuTrial {
             figure,

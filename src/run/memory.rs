@@ -8,6 +8,7 @@ use crate::sysinfo;
 
 use super::rounds::Rounds;
 use super::{Run, Stop};
+use crate::trials::StepKind;
 
 impl<'a> Run<'a> {
     /// `[ Memory ]`: the total, then the dd-like bandwidth.
@@ -35,16 +36,14 @@ impl<'a> Run<'a> {
         }
         // With --repeat, its trials one after the other: no other step of
         // its section to interleave with.
-        let mut rounds = Rounds::new(1, self.cfg.repeat);
+        let mut rounds = Rounds::new(1, self.rounds());
+        let time = self.trial_plan(StepKind::Memory).trial;
         let mut round = 1;
         while round <= rounds.last {
             let label = self.trial_label("Bandwidth", round);
-            self.progress("Memory", &label, 1);
+            self.progress("Memory", &label, time);
             let sampler = self.sample();
-            match self
-                .measure
-                .memory_bandwidth(&self.sys, self.cfg.loop_delay)
-            {
+            match self.measure.memory_bandwidth(&self.sys, time) {
                 Ok(figure) => {
                     let load = sampler.map(|s| s.finish(1.0).load);
                     let bw = MemoryTrial {

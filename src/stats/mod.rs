@@ -38,8 +38,8 @@ mod properties;
 pub use describe::{IntervalMethod, Summary};
 pub use fleet::{fleet_outliers, FleetOutlier};
 pub use verdict::{
-    judge, judge_all, spread_of, Adjustment, Call, Family, FigureInput, Judgement, RatioInterval,
-    RunsNeeded, Spread, Trial, Unjudgeable,
+    judge, judge_all, spread_of, Adjustment, Call, Family, FigureInput, Judgement, OutOfReach,
+    RatioInterval, RunsNeeded, Spread, Trial, Unjudgeable,
 };
 
 /// Which way a figure is better.

@@ -274,8 +274,15 @@ pub struct Judgement {
     /// ratio of geometric means with within-run noise only, else the ratio
     /// of medians).
     pub ratio: f64,
-    /// The interval of B/A the verdict reads; `None` with the fixed band.
+    /// The interval of B/A the verdict reads; `None` with the fixed band,
+    /// and when the level is out of reach of the trials (see
+    /// [`Judgement::out_of_reach`]): a narrower interval at a lower level
+    /// is not what the verdict was read from, so none is given.
     pub interval: Option<RatioInterval>,
+    /// The level the figure needed, when its trials cannot reach it (a
+    /// rank interval of n trials a side reaches at most 1 − 2/C(2n, n)),
+    /// with the fewest trials a side that do.
+    pub out_of_reach: Option<OutOfReach>,
     /// The p-value of "B differs from A beyond the margin".
     pub p_value: Option<f64>,
     /// That p-value adjusted across the family (BH or Holm).
@@ -287,6 +294,18 @@ pub struct Judgement {
     /// The percentile bootstrap interval of median(B)/median(A) at the same
     /// level, with 3 or more trials a side (not used by the verdict).
     pub bootstrap: Option<(f64, f64)>,
+}
+
+/// A level out of reach of the trials a side: the verdict is `~`, with
+/// no interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct OutOfReach {
+    /// The confidence level the family asks of this figure.
+    pub level: f64,
+    /// The highest confidence the trials a side allow.
+    pub achievable: f64,
+    /// The fewest trials a side whose rank interval reaches `level`.
+    pub trials_needed: u32,
 }
 
 /// Why a figure cannot be judged.
@@ -652,6 +671,7 @@ fn judge_one(
                 call: verdict,
                 ratio: *ratio,
                 interval: None,
+                out_of_reach: None,
                 p_value: None,
                 p_adjusted: None,
                 spread: Spread::None,
@@ -699,15 +719,25 @@ fn judge_one(
             median_ratio_interval(&a, &b, level, resamples, seed_of(&a, &b))
         })
         .flatten();
+    // Out of reach, the interval computed is at a lower level than the
+    // verdict needs: it is not shown, its words say so instead.
+    // Ties among the trials can keep even that many from the level: then
+    // one more a side.
+    let out_of_reach = (!attainable).then(|| OutOfReach {
+        level,
+        achievable: achieved,
+        trials_needed: (min_runs_for(alpha) as usize).max(n_a.max(n_b) + 1) as u32,
+    });
     Judgement {
         call: verdict,
         ratio: est.exp(),
-        interval: Some(RatioInterval {
+        interval: attainable.then_some(RatioInterval {
             lo: lo.exp(),
             hi: hi.exp(),
             level,
             achieved,
         }),
+        out_of_reach,
         p_value: Some(p),
         p_adjusted: Some(p_adj),
         spread,
@@ -814,7 +844,7 @@ mod tests {
         );
         let all = judge_all(&[zero, ok], &Family::default());
         assert!(all[0].is_err());
-        assert_eq!(all[1].as_ref().unwrap().interval.unwrap().level, 0.95);
+        assert_eq!(all[1].as_ref().unwrap().out_of_reach.unwrap().level, 0.95);
     }
 
     // Reference values: tests/stats_reference.py, section "verdict: measured
@@ -906,6 +936,13 @@ mod tests {
         assert_eq!(min_runs_for(0.05), 4);
         assert_eq!(min_runs_for(0.01), 5);
         assert_eq!(min_runs_for(0.05 / 50.0), 7);
+        // A standard report's family: 15 to 23 measurements (2 to 10 CPU
+        // loop steps, memory, 12 storage lines) ask 1 - 0.05/m of each
+        // figure that did not move; 6 trials a side reach it
+        // (2/C(12, 6) = 0.00216 <= 0.05/23 = 0.00217), 24 need 7.
+        assert_eq!(min_runs_for(0.05 / 15.0), 6);
+        assert_eq!(min_runs_for(0.05 / 23.0), 6);
+        assert_eq!(min_runs_for(0.05 / 24.0), 7);
         // Three trials a side cannot reach 95 % with ranks (best: 90 %), even
         // for a 20 % gain.
         let f = FigureInput::new(
@@ -916,8 +953,12 @@ mod tests {
         );
         let j = judge(&f).unwrap();
         assert_eq!(j.call, Call::Inconclusive);
-        let ci = j.interval.unwrap();
-        close(ci.achieved, 0.9, 1e-15);
+        // No interval is shown: the 90 % one is not what the verdict read.
+        assert_eq!(j.interval, None);
+        let reach = j.out_of_reach.unwrap();
+        close(reach.level, 0.95, 1e-15);
+        close(reach.achievable, 0.9, 1e-15);
+        assert_eq!(reach.trials_needed, 4);
         assert_eq!(
             j.runs_needed,
             Some(RunsNeeded::PerSide {

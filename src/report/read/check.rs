@@ -51,6 +51,7 @@ pub fn check(r: &Report) -> Result<(), Invalid> {
         || r.storage_bandwidth.iter().any(|l| !l.end.is_complete());
     let trials = Trials {
         repeat: r.repeat,
+        per_step: r.trials_per_step(),
         cut,
     };
     for (i, s) in r.cpu_loop.iter().enumerate() {
@@ -130,8 +131,11 @@ pub fn check(r: &Report) -> Result<(), Invalid> {
 /// What a step's trials must agree with.
 #[derive(Debug, Clone, Copy)]
 struct Trials {
-    /// `repeat`: the trials asked for.
+    /// `repeat`: the rounds asked for.
     repeat: u32,
+    /// The trials each step was asked for: `repeat` rounds of
+    /// `trials_per_delay`.
+    per_step: u32,
     /// Some step did not run its whole time: the rounds may have ended
     /// early.
     cut: bool,
@@ -220,28 +224,29 @@ impl Check {
             ),
             _ => {}
         }
-        let asked = t.repeat as usize;
+        let asked = t.per_step as usize;
         if n > 0 && (asked < 2 || n > asked || (n < asked && !t.cut)) {
             self.fail(
                 "trials",
                 format!(
-                    "holds {n} trial{}: expected {} (repeat is {})",
+                    "holds {n} trial{}: expected {} (repeat {} x {} trials a delay)",
                     if n == 1 { "" } else { "s" },
                     if asked < 2 {
                         "none".to_string()
                     } else {
                         asked.to_string()
                     },
-                    t.repeat
+                    t.repeat,
+                    t.per_step / t.repeat.max(1)
                 ),
             );
         }
         for (k, Trial { round, step }) in s.trials.iter().enumerate() {
             self.at(&format!("trials[{k}]"), |c| {
-                if *round == 0 || *round > t.repeat {
+                if *round == 0 || *round > t.per_step {
                     c.fail(
                         "round",
-                        format!("is {round}: expected a round from 1 to {}", t.repeat),
+                        format!("is {round}: expected a round from 1 to {}", t.per_step),
                     );
                 }
                 figure(c, step);

@@ -116,6 +116,7 @@ fn judged(ratio: f64, lo: f64, hi: f64, words: &str) -> Option<Judged> {
             level: 0.999,
             achieved: 0.999,
         }),
+        out_of_reach: None,
         margin: 0.05,
         spread: Spread::WithinRunOnly {
             assumed_run_cv: 0.1,
