@@ -375,3 +375,64 @@ impl Fact {
         self.figure().map(Figure::mark_words).unwrap_or_default()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conditions::Mark;
+
+    #[test]
+    fn sections_and_units_read_as_the_report_prints_them() {
+        assert_eq!(
+            Section::StorageLines(BlockSize::M1).title(),
+            "Storage bandwidth - 1M blocks"
+        );
+        assert_eq!(Section::ExtendedStorage.to_string(), "Extended: Storage");
+        assert_eq!(
+            serde_json::to_string(&Section::StorageLines(BlockSize::K4)).unwrap(),
+            "\"Storage bandwidth - 4k blocks\""
+        );
+        assert_eq!(
+            serde_json::to_string(&Unit::IoPerSecond).unwrap(),
+            "\"IO/s\""
+        );
+        // dd's rate for bytes per second (a side's median as the text
+        // prints it; the fleet's short form as the table prints it), the
+        // integer for the others
+        assert_eq!(Unit::BytesPerSecond.text(30.9e9), "31 GB/s");
+        assert_eq!(Unit::BytesPerSecond.short(30.9e9), "30.9 GB/s");
+        assert_eq!(Unit::IoPerSecond.text(25000.7), "25000");
+        assert_eq!(Unit::MeanLatencyMicroseconds.after_text(), "µs");
+        assert_eq!(Unit::BytesPerSecond.after_text(), "");
+        assert_eq!(Unit::MegabytesPerSecond.after_text(), "MB/s");
+    }
+
+    #[test]
+    fn a_figure_prints_its_end_then_its_marks_then_its_notes() {
+        let mut f = Figure::new(
+            Section::Memory,
+            "Bandwidth",
+            (Better::Higher, Unit::BytesPerSecond, FigureKind::Memory),
+            1.0,
+            "1".into(),
+        );
+        assert!(f.mark_words().is_empty());
+        f.end = End::Interrupted;
+        f.marks = vec![Mark::Steal { percent: 12.0 }];
+        f.notes = vec!["threads not pinned"];
+        let words = f.mark_words();
+        assert_eq!(words.len(), 3, "{words:?}");
+        assert_eq!(words[0], "interrupted");
+        assert_eq!(words[1], f.marks[0].text());
+        assert_eq!(words[2], "threads not pinned");
+        assert_eq!(distortion(&f.marks), Some(MarkKind::Steal));
+        let fact = Fact::Figure(f);
+        assert_eq!((fact.section(), fact.value()), (Section::Memory, Some(1.0)));
+        let info = Fact::info(Section::Header, "Host", "vm");
+        assert_eq!(
+            (info.label(), info.text(), info.value()),
+            ("Host", "vm", None)
+        );
+        assert!(info.mark_words().is_empty());
+    }
+}
