@@ -13,6 +13,7 @@ pub mod conditions;
 pub mod cpu_loop;
 pub mod dd_io;
 pub mod end;
+pub mod export;
 pub mod fsclass;
 pub mod generate;
 pub mod membw;

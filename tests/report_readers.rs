@@ -186,46 +186,7 @@ fn a_live_run_reads_back_byte_for_byte() {
 /// (its last release that found the device by device number; titles name
 /// it). Printed as is, including the `grep:` error its device lookup sent
 /// to the terminal.
-const BASH_F56350B: &str = "Quickbench: 1.0
-Kernel    : Linux vm 6.18.44-fc-v1045 #1 SMP PREEMPT_DYNAMIC @0 x86_64 GNU/Linux
-Bash      : GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)
-dd        : dd (coreutils) 9.1
-
-[ CPU info ]
-Model name:                              AMD EPYC
-Thread(s) per core:                      1
-Core(s) per socket:                      2
-Socket(s):                               1
-
-[ CPU loop ]
- 1 // jobs :     374339 loop/job/s
- 2 // jobs :     370382 loop/job/s
-
-[ Memory ]
-Total    : 24105 MB
-Bandwidth: 30.9 GB/s
-
-[ Storage info ]
-Name      Bus     Size(GB)  QDepth  Model
-vda       virtio      256        ?  ?
-grep: /sys/block/*/*/dev: No such file or directory
-
-[ Storage bandwidth - 4k blocks (vda) ]
-Writes ( 1 thread[s]):     66 MB/s   16256 IO/s       0 µs avg. lat.
-Writes ( 4 thread[s]):    115 MB/s   28091 IO/s       0 µs avg. lat.
-Writes (16 thread[s]):    127 MB/s   31084 IO/s       0 µs avg. lat.
-Reads  ( 1 thread[s]):     83 MB/s   20294 IO/s       0 µs avg. lat.
-Reads  ( 4 thread[s]):    127 MB/s   31234 IO/s       0 µs avg. lat.
-Reads  (16 thread[s]):    128 MB/s   31421 IO/s       0 µs avg. lat.
-
-[ Storage bandwidth - 1M blocks (vda) ]
-Writes ( 1 thread[s]):    439 MB/s     841 IO/s       2 µs avg. lat.
-Writes ( 4 thread[s]):    641 MB/s     613 IO/s       2 µs avg. lat.
-Writes (16 thread[s]):    739 MB/s     922 IO/s       2 µs avg. lat.
-Reads  ( 1 thread[s]):    494 MB/s     472 IO/s       1 µs avg. lat.
-Reads  ( 4 thread[s]):    586 MB/s     728 IO/s       2 µs avg. lat.
-Reads  (16 thread[s]):    657 MB/s     766 IO/s       2 µs avg. lat.
-";
+const BASH_F56350B: &str = include_str!("common_reports/bash-original-f56350b.txt");
 
 /// Its newest commit on the same guest: it stops after the storage table.
 const BASH_HEAD_STOPPED: &str = "Quickbench: 1.0

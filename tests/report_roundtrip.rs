@@ -7,7 +7,7 @@ use quickbench::blockdev::BlockStat;
 use quickbench::blockdev::DiskRow;
 use quickbench::conditions::io::DeviceIoShare;
 use quickbench::conditions::load::CpuLoad;
-use quickbench::conditions::reach::{Reach, Verdict as ReachVerdict};
+use quickbench::conditions::reach::{Reach, ReachVerdict};
 use quickbench::conditions::{Clock, StepLoad};
 use quickbench::conditions::{Mark, MarkKind, Measured};
 use quickbench::cpu_loop::smt::{SmtPlan, SmtProbe};

@@ -8,9 +8,9 @@ use std::fmt;
 
 use serde::{Serialize, Serializer};
 
-use super::words;
 use crate::conditions::{Mark, MarkKind};
 use crate::end::End;
+use crate::membw::dram::DramNote;
 use crate::model::BlockSize;
 pub use crate::stats::Better;
 use crate::stats::Trial;
@@ -253,7 +253,7 @@ pub struct Figure {
     pub marks: Vec<Mark>,
     /// Notes the report prints beside the figure that are not marks (a
     /// DRAM run's threads not pinned, arrays that did not verify).
-    pub notes: Vec<&'static str>,
+    pub notes: Vec<DramNote>,
     /// Why this figure cannot be compared with another report's whose
     /// method differs (`loop v1`, `bash loop`).
     pub method: Option<Method>,
@@ -316,9 +316,9 @@ impl Figure {
     /// What the report prints beside the figure, in its order: how the
     /// step ended, its marks, its notes (`interrupted`, `busy: ...`).
     pub fn mark_words(&self) -> Vec<String> {
-        let mut v: Vec<String> = words::end(&self.end).into_iter().collect();
+        let mut v: Vec<String> = self.end.text().into_iter().collect();
         v.extend(self.marks.iter().map(Mark::text));
-        v.extend(self.notes.iter().map(|n| n.to_string()));
+        v.extend(self.notes.iter().map(|n| n.text().to_string()));
         v
     }
 }
@@ -419,7 +419,7 @@ mod tests {
         assert!(f.mark_words().is_empty());
         f.end = End::Interrupted;
         f.marks = vec![Mark::Steal { percent: 12.0 }];
-        f.notes = vec!["threads not pinned"];
+        f.notes = vec![DramNote::NotPinned];
         let words = f.mark_words();
         assert_eq!(words.len(), 3, "{words:?}");
         assert_eq!(words[0], "interrupted");

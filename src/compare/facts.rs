@@ -6,7 +6,6 @@ use std::collections::HashMap;
 
 use super::fact::{Better, Fact, FactTrial, Figure, FigureKind, Method, Section, Unit};
 use super::facts_extended::facts_extended;
-use super::words;
 use crate::conditions::Mark;
 use crate::model::{BlockSize, IoTrial, Repeated, Report, StackNode};
 use crate::stats::{Summary, Trial};
@@ -83,7 +82,10 @@ fn header(r: &Report) -> Vec<Fact> {
     // report of ours with a CPU loop and no quota had none, and says
     // `none`, so that such a side reads as such, not as a missing line.
     match limits.and_then(|l| l.cpu_quota.as_ref()) {
-        Some(q) => v.push(line("CPU quota", words::cpu_quota(q))),
+        Some(q) => v.push(line(
+            "CPU quota",
+            q.limit_line().trim_start_matches("Limited to ").to_string(),
+        )),
         None if r.original.is_none() && !r.cpu_loop.is_empty() => {
             v.push(line("CPU quota", "none".to_string()))
         }

@@ -10,9 +10,9 @@
 //! its printed decimals), so that a report's text and JSON give one value.
 
 use super::fact::{distortion, Better, Fact, Figure, FigureKind, Method, Section, Unit};
-use super::words;
 use crate::end::End;
 use crate::membw::dram::DramRun;
+use crate::model::forms::device_details;
 use crate::model::{BlockSize, Extended, Report};
 
 const CPU: Section = Section::ExtendedCpu;
@@ -52,7 +52,7 @@ pub fn facts_extended(r: &Report) -> Vec<Fact> {
         Fact::info(
             STORAGE,
             format!("Device {}", d.name),
-            words::device_details(d),
+            device_details::render(d),
         )
     }));
     v.extend(percentiles(r, x).map(Fact::Figure));
@@ -130,13 +130,7 @@ fn dram(x: &Extended) -> Vec<Fact> {
 
 /// Copy and triad of one DRAM run, GB/s, higher is better.
 fn dram_run<'a>(who: &'a str, run: &'a DramRun) -> impl Iterator<Item = Fact> + 'a {
-    let mut notes = Vec::new();
-    if !run.pinned {
-        notes.push("threads not pinned");
-    }
-    if !run.verified {
-        notes.push("arrays did not verify: figure suspect");
-    }
+    let notes = run.notes();
     [("copy", run.copy_gb_per_s), ("triad", run.triad_gb_per_s)]
         .into_iter()
         .map(move |(kernel, gb)| {

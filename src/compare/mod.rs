@@ -30,7 +30,6 @@ pub mod render;
 pub mod sides;
 pub mod style;
 pub mod verdict;
-pub mod words;
 
 pub use comparison::{
     compare, compare_for, compare_grouped, Comparison, Row, RowKind, COMPARE_SCHEMA_VERSION,
@@ -39,7 +38,9 @@ pub use fact::{Better, Fact, Figure, FigureKind, Info, Section, Unit};
 pub use facts::facts;
 pub use fleet::{fleet_table, outlier_rule, FleetColumn, FleetRow, FleetTable};
 pub use load::{load, Input};
+pub use render::csv::render_csv;
 pub use render::html::html;
+pub use render::markdown::render_markdown;
 pub use render::render_json;
 pub use render::table::render_table;
 pub use render::text::{render_text, shows_table};
@@ -56,10 +57,23 @@ pub struct CompareConfig {
     pub split: Option<usize>,
     /// One row per report (the fleet table), whatever the width.
     pub table: bool,
-    /// The comparison as one JSON document.
-    pub json: bool,
+    /// What goes to stdout: the text, JSON, Markdown or CSV.
+    pub format: CompareFormat,
     /// Where the HTML page goes, if asked for.
     pub html: Option<HtmlTo>,
+}
+
+/// What `quickbench compare` writes on stdout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompareFormat {
+    /// The text, for a terminal.
+    Text,
+    /// One JSON document (`--json`).
+    Json,
+    /// GitHub-flavoured Markdown tables (`--markdown`).
+    Markdown,
+    /// CSV, RFC 4180 (`--csv`).
+    Csv,
 }
 
 /// Where `--html` writes the page.

@@ -21,7 +21,6 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::fact::{Better, Figure, FigureKind, Method, Unit};
-use super::words;
 use crate::conditions::MarkKind;
 use crate::stats::{
     judge_all, Call, Family, FigureInput, Judgement, OutOfReach, RatioInterval, RunsNeeded, Spread,
@@ -225,7 +224,7 @@ fn comparable(a: &SideFact, b: &SideFact) -> Option<String> {
 /// beside the figures; a line cut short or stopped has no figure), or
 /// methods that differ within the side.
 pub fn conflict(figures: &[&Figure]) -> Option<String> {
-    if let Some(how) = figures.iter().find_map(|f| words::end(&f.end)) {
+    if let Some(how) = figures.iter().find_map(|f| f.end.text()) {
         return Some(format!("a line {how}"));
     }
     if figures.iter().any(|f| f.method != figures[0].method) {
@@ -709,8 +708,6 @@ mod tests {
         };
         let fact = |end: End| Figure {
             end,
-            // Words in the marks decide nothing.
-            notes: vec!["interrupted"],
             ..Figure::new(
                 Section::CpuLoop,
                 "x",
@@ -734,7 +731,7 @@ mod tests {
             conflict(&[&fact(End::Complete), &cut]).as_deref(),
             Some("a line interrupted")
         );
-        // Words in the marks decide nothing.
+        // A complete line: nothing to say.
         assert_eq!(conflict(&[&fact(End::Complete)]), None);
         let mut s = f(100.0);
         s.conflict = conflict(&[&cut]);

@@ -22,7 +22,7 @@ pub use crate::blockdev::{Stack, StackNode};
 
 use crate::blockdev::details::DeviceDetails;
 use crate::blockdev::{DiskRow, Target};
-use crate::conditions::{Conditions, CpuConditions, LineConditions, Measured, StepLoad};
+use crate::conditions::{CpuConditions, LineConditions, Measured, MemoryConditions, StepLoad};
 use crate::cpu_loop::smt::SmtProbe;
 use crate::cpu_loop::LoopStep;
 use crate::dd_io::LineResult;
@@ -47,7 +47,7 @@ pub type CpuTrial = Measured<LoopStep, CpuConditions>;
 pub type CpuStep = Repeated<CpuTrial>;
 
 /// One run of the memory `Bandwidth` step with its conditions and marks.
-pub type MemoryTrial = Measured<DdBandwidth, Conditions>;
+pub type MemoryTrial = Measured<DdBandwidth, MemoryConditions>;
 
 /// The memory `Bandwidth` step: its median run, and its trials.
 pub type MemoryStep = Repeated<MemoryTrial>;

@@ -28,7 +28,7 @@ use crate::model::{
     BlockSize, CpuInfo, IoSetup, Memory, Original, RawSection, Report, Section, SCHEMA_VERSION,
 };
 use crate::report::text::{BUFFERED_NOTE, MEMORY_NOTE, REMOTE_NOTE, TRIALS_SIGN};
-use crate::sysinfo::cgroup::{CpuQuota, Hierarchy};
+use crate::sysinfo::cgroup::CpuQuota;
 
 /// Why a report could not be read: the file, the line (1-based; 0 when the
 /// whole file is at fault) and what was expected.
@@ -417,7 +417,7 @@ impl TextReader<'_> {
     }
 
     fn cpu_loop_line(&mut self, l: Line) -> Result<(), String> {
-        if let Some(q) = parse_cpu_limit(l.text) {
+        if let Some(q) = CpuQuota::parse_limit_line(l.text) {
             self.report
                 .limits
                 .get_or_insert_with(Default::default)
@@ -920,53 +920,6 @@ fn parse_io_line(text: &str, bs: BlockSize) -> Option<(LineResult, Vec<Mark>)> {
     Some((line, marks))
 }
 
-/// `Limited to 1 CPU by the cgroup quota (cpu.max 100000 100000)` (or the
-/// v1 files).
-fn parse_cpu_limit(text: &str) -> Option<CpuQuota> {
-    let rest = text.trim().strip_prefix("Limited to ")?;
-    let (_, files) = rest.split_once(" by the cgroup quota (")?;
-    let files = files.strip_suffix(')')?;
-    let num = |s: &str| s.trim().parse::<u64>().ok();
-    let (hierarchy, quota_us, period_us) = if let Some(v2) = files.strip_prefix("cpu.max ") {
-        let (q, p) = v2.split_once(' ')?;
-        (Hierarchy::V2, num(q)?, num(p)?)
-    } else {
-        let (q, p) = files.split_once(", cpu.cfs_period_us ")?;
-        (
-            Hierarchy::V1,
-            num(q.strip_prefix("cpu.cfs_quota_us ")?)?,
-            num(p)?,
-        )
-    };
-    let q = CpuQuota {
-        quota_us,
-        period_us,
-        hierarchy,
-        from_path: String::new(),
-        dir: String::new(),
-    };
-    // Only what the renderer prints back the same.
-    (crate::report::text::cpu_limit_line(&q) == text.trim()).then_some(q)
-}
-
-/// How a step ended, from the words `text::end_text` prints:
-/// `interrupted`, `stopped`, `stopped: EIO` (the error read back is those
-/// words; the errno is the one the engine names so, if any).
-fn parse_end(text: &str) -> Option<End> {
-    let stopped = |errno| End::Stopped {
-        error: text.to_string(),
-        errno,
-        interrupted: false,
-    };
-    match text {
-        "interrupted" => Some(End::Interrupted),
-        "stopped" => Some(stopped(None)),
-        _ => text
-            .strip_prefix("stopped: ")
-            .map(|name| stopped(errno_of_name(name))),
-    }
-}
-
 /// How a line ended and its marks, from what follows it: `(interrupted)
 /// (busy: other processes used 48 % of a CPU) (steal 12 %)`; the end
 /// comes first. `None` when a part is neither.
@@ -979,17 +932,12 @@ fn parse_marks(text: &str) -> Option<(End, Vec<Mark>)> {
         let inner = rest.strip_prefix('(')?.get(..inner_end - 1)?;
         rest = rest[inner_end + 1..].trim_start();
         let first = end.is_complete() && marks.is_empty();
-        match parse_end(inner).filter(|_| first) {
+        match End::parse(inner).filter(|_| first) {
             Some(e) => end = e,
             None => marks.push(Mark::parse(inner)?),
         }
     }
     Some((end, marks))
-}
-
-/// The errno the engine names `name` (`EIO`), if it is one it names.
-fn errno_of_name(name: &str) -> Option<i32> {
-    (1..200).find(|&e| crate::dd_io::errno_name(e) == name)
 }
 
 #[cfg(test)]

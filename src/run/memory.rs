@@ -1,7 +1,7 @@
 //! `[ Memory ]`.
 
 use crate::cli::Section;
-use crate::conditions::{mark, Conditions, Step};
+use crate::conditions::{mark, MemoryConditions, Step};
 use crate::model::{Memory, MemoryTrial};
 use crate::sink::Item;
 use crate::sysinfo;
@@ -49,7 +49,7 @@ impl<'a> Run<'a> {
                     let bw = MemoryTrial {
                         figure,
                         marks: mark::marks(Step::Memory, load.as_ref(), None),
-                        conditions: Conditions { load },
+                        conditions: MemoryConditions { load },
                     };
                     self.explain(&bw.marks);
                     let rounds_left = round < rounds.last;

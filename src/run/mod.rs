@@ -30,7 +30,7 @@ use crate::sysinfo::cgroup::{self, CgroupLimits};
 use crate::trials::{self, StepKind};
 use crate::{plan, signals, sysinfo, Sysroot};
 
-pub use measure::{measure_for, Live, Measure, Storage};
+pub use measure::{Live, Measure, Storage};
 use rounds::Countdown;
 pub use stand_in::StandIn;
 
@@ -52,6 +52,16 @@ impl From<io::Error> for Stop {
         } else {
             Stop::Error(anyhow::Error::new(e).context("writing the report"))
         }
+    }
+}
+
+/// The measure of this run, chosen once: the stand-in when the hidden
+/// `--fake-figures` asks for it, else the live system.
+pub fn measure_for(cfg: &Config) -> Box<dyn Measure> {
+    if cfg.fake_figures {
+        Box::new(StandIn::default())
+    } else {
+        Box::new(Live)
     }
 }
 

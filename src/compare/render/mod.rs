@@ -1,8 +1,11 @@
 //! The renderers of a comparison: [`text`] (side by side, one column per
 //! report), [`table`] (the fleet table), [`html`] (one self-contained
-//! page), and the JSON document.
+//! page), [`markdown`] and [`csv`] (for tickets and spreadsheets), and the
+//! JSON document.
 
+pub mod csv;
 pub mod html;
+pub mod markdown;
 pub mod table;
 pub mod text;
 

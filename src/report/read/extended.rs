@@ -20,17 +20,15 @@
 //! as they were, and the figures that did read are kept for `compare`.
 //! Never an error: a text that reads without them reads with them.
 
-use crate::blockdev::details::DeviceDetails;
 use crate::blockdev::BlockStat;
 use crate::conditions::io::DeviceIoShare;
 use crate::conditions::load::CpuLoad;
-use crate::conditions::mark::CACHED_BELOW_PERCENT;
-use crate::conditions::reach::{Reach, Verdict};
+use crate::conditions::reach::{Reach, ReachVerdict};
 use crate::conditions::{Clock, StepLoad};
 use crate::cpu_loop::smt::{SmtPlan, SmtProbe};
 use crate::dd_io::Direction;
-use crate::membw::dram::{ArrayBound, ArrayPlan, DramBandwidth, DramRun, Stores};
-use crate::model::forms::spread;
+use crate::membw::dram::{ArrayBound, ArrayPlan, DramBandwidth, DramNote, DramRun, Stores};
+use crate::model::forms::{device_details, spread};
 use crate::model::{BlockSize, Extended, RawSection, Report};
 use crate::samples::Samples;
 use crate::sysinfo::procstat::MhzSource;
@@ -400,16 +398,16 @@ fn dram_run(l: &str) -> Option<DramRun> {
     };
     let (copy, rest) = rest.split_once(" GB/s   triad ")?;
     let (triad, mut rest) = rest.split_once(" GB/s")?;
-    let mut flag = |words: &str| match rest.strip_prefix(words) {
+    let mut flag = |words: String| match rest.strip_prefix(&words) {
         Some(r) => {
             rest = r;
             true
         }
         None => false,
     };
-    let pinned = !flag("   (threads not pinned)");
-    let cut_short = flag(" (interrupted)");
-    let verified = !flag(" (arrays did not verify: figure suspect)");
+    let pinned = !flag(format!("   ({})", DramNote::NotPinned.text()));
+    let cut_short = flag(" (interrupted)".to_string());
+    let verified = !flag(format!(" ({})", DramNote::NotVerified.text()));
     if !rest.is_empty() {
         return None;
     }
@@ -437,7 +435,7 @@ fn storage(r: &mut Report, x: &mut Extended, lines: &[String], latency_read: &mu
     for l in lines {
         if let Some(rest) = l.strip_prefix("Device    : ") {
             if rest != "no local block device" {
-                x.device_details.extend(device_details(rest));
+                x.device_details.extend(device_details::parse(rest));
             }
         } else {
             // The lines follow the storage lines, one each, read or not.
@@ -488,13 +486,7 @@ fn storage(r: &mut Report, x: &mut Extended, lines: &[String], latency_read: &mu
                 device_bytes: None,
                 device_equivalent_bytes: None,
                 device_share_percent: Some(share),
-                verdict: if share < CACHED_BELOW_PERCENT {
-                    Verdict::Cached {
-                        device_share_percent: share,
-                    }
-                } else {
-                    Verdict::Reached
-                },
+                verdict: ReachVerdict::of_share(share),
             });
             io.conditions.load = read.load;
         }
@@ -610,41 +602,6 @@ fn latency_tail(mut rest: &str) -> Option<LatencyTail> {
     })
 }
 
-/// `vda: non-rotational, scheduler none, nr_requests 256, blocks 512/4096 B
-/// (logical/physical), write cache write back, 4 hw queue(s)`, `?` for
-/// what was not read.
-fn device_details(text: &str) -> Option<DeviceDetails> {
-    let (name, rest) = text.split_once(": ")?;
-    let (rot, rest) = rest.split_once(", scheduler ")?;
-    let (scheduler, rest) = rest.split_once(", nr_requests ")?;
-    let (nr, rest) = rest.split_once(", blocks ")?;
-    let (blocks, rest) = rest.split_once(" B (logical/physical), write cache ")?;
-    let (logical, physical) = blocks.split_once('/')?;
-    let (cache, queues) = rest.strip_suffix(" hw queue(s)")?.rsplit_once(", ")?;
-    let word = |w: &str| (w != "?").then(|| w.to_string());
-    let num = |w: &str| -> Option<Option<u64>> {
-        match w {
-            "?" => Some(None),
-            n => n.parse().ok().map(Some),
-        }
-    };
-    Some(DeviceDetails {
-        name: name.to_string(),
-        rotational: match rot {
-            "rotational" => Some(true),
-            "non-rotational" => Some(false),
-            "rotational ?" => None,
-            _ => return None,
-        },
-        scheduler: word(scheduler),
-        nr_requests: num(nr)?,
-        logical_block_size_bytes: num(logical)?,
-        physical_block_size_bytes: num(physical)?,
-        write_cache: word(cache),
-        hw_queues: num(queues)?,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -725,6 +682,6 @@ mod tests {
         assert_eq!(h.lat, [753.7, 999.4, 4718.6, 10747.9, 11142.9]);
         assert!(latency_tail(tail).is_none());
         assert!(smt_verdict("siblings do not slow each other (fast)").is_none());
-        assert!(device_details("vda: spinning, scheduler ?, nr_requests ?, blocks ?/? B (logical/physical), write cache ?, ? hw queue(s)").is_none());
+        assert!(device_details::parse("vda: spinning, scheduler ?, nr_requests ?, blocks ?/? B (logical/physical), write cache ?, ? hw queue(s)").is_none());
     }
 }
