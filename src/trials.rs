@@ -139,24 +139,6 @@ pub fn plan_with(kind: StepKind, delay: Duration, k: u32) -> TrialPlan {
     plan(kind, delay, Some(k))
 }
 
-/// The order of the `rounds` rounds of a section's `steps` steps: round r
-/// runs every step once, in the order `shuffle(r)` gives (a permutation of
-/// 0..steps), so that the trials of a step are spread over the section's
-/// time and a slow spell of the host hits every step alike.
-pub fn interleave(
-    steps: usize,
-    rounds: u32,
-    mut shuffle: impl FnMut(u32) -> Vec<usize>,
-) -> Vec<(u32, usize)> {
-    (1..=rounds)
-        .flat_map(|r| {
-            let order = shuffle(r);
-            debug_assert_eq!(order.len(), steps);
-            order.into_iter().map(move |i| (r, i))
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,20 +235,5 @@ mod tests {
             TrialPlan::once(s(3.0))
         );
         assert_eq!(plan_with(StepKind::Storage, s(3.0), 6).trials, 6);
-    }
-
-    #[test]
-    fn rounds_run_every_step_once_in_their_order() {
-        let orders = [vec![2, 0, 1], vec![1, 2, 0]];
-        let seq = interleave(3, 2, |r| orders[r as usize - 1].clone());
-        assert_eq!(seq, [(1, 2), (1, 0), (1, 1), (2, 1), (2, 2), (2, 0)]);
-        for step in 0..3 {
-            let rounds: Vec<u32> = seq
-                .iter()
-                .filter(|(_, i)| *i == step)
-                .map(|(r, _)| *r)
-                .collect();
-            assert_eq!(rounds, [1, 2], "step {step}: once a round");
-        }
     }
 }

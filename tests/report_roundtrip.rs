@@ -19,12 +19,13 @@ use quickbench::membw::DdBandwidth;
 use quickbench::model::trials::TrialFigure;
 use quickbench::model::Extended;
 use quickbench::model::{
-    BlockSize, CpuInfo, CpuInfoLine, IoSetup, Memory, RawSection, Repeated, Report, Section, Stack,
-    StackNode, Trial,
+    BlockSize, CpuInfo, CpuInfoLine, IoSetup, Memory, RawSection, Repeated, Report, RoundTrial,
+    Section, Stack, StackNode,
 };
 use quickbench::report::read::read_text;
 use quickbench::report::text::render;
-use quickbench::samples::{Samples, Summary};
+use quickbench::samples::Samples;
+use quickbench::stats::Summary;
 use quickbench::sysinfo::procstat::MhzSource;
 
 /// xorshift64*: small, deterministic.
@@ -552,7 +553,7 @@ fn repeated<M: TrialFigure + Clone>(
             if rng.below(6) == 0 || (round == n && n < repeat) {
                 t.end_mut().interrupt();
             }
-            Trial { round, step: t }
+            RoundTrial { round, step: t }
         })
         .collect();
     Repeated::of_trials(trials)

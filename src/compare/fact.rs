@@ -13,7 +13,7 @@ use crate::end::End;
 use crate::membw::dram::DramNote;
 use crate::model::BlockSize;
 pub use crate::stats::Better;
-use crate::stats::Trial;
+use crate::stats::TrialValue;
 use crate::units::dd_rate;
 
 /// A section of a report, as compare lines its rows up: the report's own
@@ -267,14 +267,14 @@ pub struct Figure {
 #[derive(Debug, Clone, PartialEq)]
 pub struct FactTrial {
     /// Its value and samples.
-    pub trial: Trial,
+    pub trial: TrialValue,
     /// The first of its marks that [`MarkKind::distorts`] a comparison.
     pub distorted: Option<MarkKind>,
 }
 
 impl FactTrial {
     /// A trial that nothing distorted.
-    pub fn clean(trial: Trial) -> FactTrial {
+    pub fn clean(trial: TrialValue) -> FactTrial {
         FactTrial {
             trial,
             distorted: None,
@@ -302,7 +302,7 @@ impl Figure {
             better,
             unit,
             kind,
-            trials: vec![FactTrial::clean(Trial::value(value))],
+            trials: vec![FactTrial::clean(TrialValue::value(value))],
             value,
             text,
             end: End::Complete,

@@ -8,7 +8,7 @@ use super::fact::{Better, Fact, FactTrial, Figure, FigureKind, Method, Section, 
 use super::facts_extended::facts_extended;
 use crate::conditions::Mark;
 use crate::model::{BlockSize, IoTrial, Repeated, Report, StackNode};
-use crate::stats::{Summary, Trial};
+use crate::stats::{Summary, TrialValue};
 use crate::units::dd_rate;
 
 /// The kernel text without the host name (`uname -a`'s second word),
@@ -333,7 +333,7 @@ fn sampled(s: &crate::samples::Samples) -> Option<Summary> {
 
 fn trial(value: f64, within: Option<Summary>, marks: &[Mark]) -> FactTrial {
     FactTrial {
-        trial: Trial { value, within },
+        trial: TrialValue { value, within },
         distorted: super::fact::distortion(marks),
     }
 }

@@ -16,7 +16,7 @@ use super::load::Input;
 use super::verdict::{conflict, SideFact};
 use crate::conditions::MarkKind;
 use crate::stats::describe::median;
-use crate::stats::Trial;
+use crate::stats::TrialValue;
 
 /// Who a report is, for the header of the comparison.
 #[derive(Debug, Clone, Serialize)]
@@ -175,7 +175,7 @@ fn file_name(file: &str) -> String {
 /// Which trials are left out depends on what ran beside them, never on
 /// their values, so leaving them out biases no verdict. The one place a
 /// side's trials are gathered.
-pub fn trials_of(figures: &[&Figure]) -> (Vec<Trial>, Vec<MarkKind>) {
+pub fn trials_of(figures: &[&Figure]) -> (Vec<TrialValue>, Vec<MarkKind>) {
     let mut clean = Vec::new();
     let mut left_out = Vec::new();
     for t in figures.iter().flat_map(|f| &f.trials) {

@@ -24,7 +24,7 @@ use super::fact::{Better, Figure, FigureKind, Method, Unit};
 use crate::conditions::MarkKind;
 use crate::stats::{
     judge_all, Call, Family, FigureInput, Judgement, OutOfReach, RatioInterval, RunsNeeded, Spread,
-    Trial,
+    TrialValue,
 };
 
 /// The practical margin: differences within it read as equal.
@@ -195,7 +195,7 @@ pub struct SideFact {
     /// The method all its reports share.
     pub method: Option<Method>,
     /// Every trial of the figure in the side that nothing distorted.
-    pub trials: Vec<Trial>,
+    pub trials: Vec<TrialValue>,
     /// The distorting mark of each trial left out.
     pub left_out: Vec<MarkKind>,
     /// The measurement the figure is one form of ([`Figure::measure`]).
@@ -313,8 +313,9 @@ fn family_of(
             ));
             continue;
         }
-        let positive =
-            |t: &[Trial]| !t.is_empty() && t.iter().all(|t| t.value.is_finite() && t.value > 0.0);
+        let positive = |t: &[TrialValue]| {
+            !t.is_empty() && t.iter().all(|t| t.value.is_finite() && t.value > 0.0)
+        };
         if positive(&a.trials) && positive(&b.trials) {
             let cv = b.kind.or(a.kind).map_or(0.10, assumed_run_cv);
             let mut input = FigureInput::new(better, cv, a.trials.clone(), b.trials.clone());
@@ -487,7 +488,7 @@ mod tests {
             marks: Vec::new(),
             conflict: None,
             method: None,
-            trials: values.iter().map(|&v| Trial::value(v)).collect(),
+            trials: values.iter().map(|&v| TrialValue::value(v)).collect(),
             left_out: Vec::new(),
             measure: None,
         }
@@ -539,7 +540,7 @@ mod tests {
 
     fn sampled(kind: FigureKind, value: f64, samples: &[f64]) -> SideFact {
         let mut s = side(&[value], Better::Higher, kind);
-        s.trials = vec![Trial::with_samples(value, samples)];
+        s.trials = vec![TrialValue::with_samples(value, samples)];
         s
     }
 

@@ -221,11 +221,6 @@ impl Workspace {
         self.memory_fs
     }
 
-    /// Bytes of the file this run has written so far.
-    pub fn written_bytes(&self) -> u64 {
-        self.written.total_bytes()
-    }
-
     /// What stderr should say before the lines run.
     pub fn advisories(&self) -> &[Advisory] {
         &self.advisories

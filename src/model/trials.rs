@@ -27,7 +27,7 @@ pub const MAX_REPEAT: u32 = 20;
 /// and the round it ran in (1 to N). In the JSON, the step's keys and
 /// `round`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Trial<M> {
+pub struct RoundTrial<M> {
     /// The round it ran in, from 1.
     pub round: u32,
     /// What that run measured.
@@ -48,7 +48,7 @@ pub struct Repeated<M> {
     pub median_trial: Option<usize>,
     /// Every trial, in the order they ran; empty without `--repeat`.
     #[serde(default = "Vec::new", skip_serializing_if = "Vec::is_empty")]
-    pub trials: Vec<Trial<M>>,
+    pub trials: Vec<RoundTrial<M>>,
 }
 
 impl<M> Deref for Repeated<M> {
@@ -135,7 +135,7 @@ impl<M: TrialFigure + Clone> Repeated<M> {
     /// whole time (among all when none did). A Ctrl-C that cut one of the
     /// trials, or an error that stopped one, is said on the step too, so
     /// that the text shows that the step did not run as asked.
-    pub fn of_trials(trials: Vec<Trial<M>>) -> Self {
+    pub fn of_trials(trials: Vec<RoundTrial<M>>) -> Self {
         assert!(!trials.is_empty(), "a step of no trials");
         let complete: Vec<usize> = (0..trials.len())
             .filter(|&i| trials[i].step.end().is_complete())
@@ -251,11 +251,11 @@ mod tests {
 
     fn trials(
         steps: Vec<Measured<LoopStep, CpuConditions>>,
-    ) -> Vec<Trial<Measured<LoopStep, CpuConditions>>> {
+    ) -> Vec<RoundTrial<Measured<LoopStep, CpuConditions>>> {
         steps
             .into_iter()
             .enumerate()
-            .map(|(i, step)| Trial {
+            .map(|(i, step)| RoundTrial {
                 round: i as u32 + 1,
                 step,
             })
@@ -304,11 +304,11 @@ mod tests {
             interrupted: false,
         };
         let r = Repeated::of_trials(vec![
-            Trial {
+            RoundTrial {
                 round: 1,
                 step: l(10.0, End::Complete),
             },
-            Trial {
+            RoundTrial {
                 round: 2,
                 step: l(1.0, stopped.clone()),
             },

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use crate::model::trials::TrialFigure;
-use crate::model::{Repeated, Trial};
+use crate::model::{Repeated, RoundTrial};
 
 /// Time left in the run, for the progress display: the timed runs (every
 /// trial of every step) not yet started.
@@ -26,7 +26,7 @@ impl Countdown {
 /// soon as its last trial has run.
 pub(super) struct Rounds<M> {
     /// Trials of each step, in report order.
-    trials: Vec<Vec<Trial<M>>>,
+    trials: Vec<Vec<RoundTrial<M>>>,
     /// The section's last round: N, or the round that a Ctrl-C cut.
     pub(super) last: u32,
     /// Trials asked for (`--repeat`).
@@ -47,7 +47,7 @@ impl<M: TrialFigure + Clone> Rounds<M> {
 
     /// Step `i` ran in `round`.
     pub(super) fn add(&mut self, i: usize, round: u32, step: M) {
-        self.trials[i].push(Trial { round, step });
+        self.trials[i].push(RoundTrial { round, step });
     }
 
     /// No round after `round` runs.

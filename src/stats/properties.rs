@@ -7,7 +7,7 @@ use super::rng::Rng;
 use super::verdict::judge_all;
 use super::{
     batch::batch_means, dist::t_quantile, Adjustment, Better, Call, Family, FigureInput, Judgement,
-    Spread, Trial,
+    Spread, TrialValue,
 };
 
 /// The defaults without the bootstrap, which never changes a verdict and
@@ -20,19 +20,19 @@ fn fast() -> Family {
 }
 
 /// `n` trials around `center` with a run-to-run spread `cv` (log-normal).
-fn trials(rng: &mut Rng, n: usize, center: f64, cv: f64) -> Vec<Trial> {
+fn trials(rng: &mut Rng, n: usize, center: f64, cv: f64) -> Vec<TrialValue> {
     (0..n)
-        .map(|_| Trial::value(center * (cv * rng.normal()).exp()))
+        .map(|_| TrialValue::value(center * (cv * rng.normal()).exp()))
         .collect()
 }
 
 /// A figure that flips between two levels `gap` apart from run to run
 /// (each run picks one at random), with 1 % noise on top.
-fn bimodal(rng: &mut Rng, n: usize, center: f64, gap: f64) -> Vec<Trial> {
+fn bimodal(rng: &mut Rng, n: usize, center: f64, gap: f64) -> Vec<TrialValue> {
     (0..n)
         .map(|_| {
             let mode = if rng.next_f64() < 0.5 { 1.0 } else { 1.0 + gap };
-            Trial::value(center * mode * (0.01 * rng.normal()).exp())
+            TrialValue::value(center * mode * (0.01 * rng.normal()).exp())
         })
         .collect()
 }
@@ -54,10 +54,10 @@ fn ar1(rng: &mut Rng, n: usize, mean: f64, sd: f64, phi: f64) -> Vec<f64> {
 /// One trial with sub-interval samples: the run's level deviates from
 /// `center` by the run-to-run spread `run_cv`, its samples wander around
 /// that level (AR(1), 2 % sd, φ = 0.6).
-fn sampled_trial(rng: &mut Rng, center: f64, run_cv: f64, samples: usize) -> Trial {
+fn sampled_trial(rng: &mut Rng, center: f64, run_cv: f64, samples: usize) -> TrialValue {
     let level = center * (run_cv * rng.normal()).exp();
     let s = ar1(rng, samples, level, 0.02 * level, 0.6);
-    Trial::with_samples(mean(&s).unwrap(), &s)
+    TrialValue::with_samples(mean(&s).unwrap(), &s)
 }
 
 /// One figure judged on its own, as `judge` does, without the bootstrap.
@@ -78,7 +78,7 @@ fn the_same_data_on_both_sides_is_never_better_or_worse() {
     for seed in 0..400 {
         let n = 1 + (seed % 8);
         let cv = [0.005, 0.02, 0.08, 0.2][seed % 4];
-        let side: Vec<Trial> = if seed % 3 == 0 {
+        let side: Vec<TrialValue> = if seed % 3 == 0 {
             (0..n)
                 .map(|_| sampled_trial(&mut rng, 500.0, cv, 12))
                 .collect()
@@ -226,9 +226,9 @@ fn verdicts_agree_with_the_adjusted_p_values() {
             let f = match i % 5 {
                 // Rounded to whole units: ties between and within sides.
                 0 => {
-                    let round = |t: Vec<Trial>| {
+                    let round = |t: Vec<TrialValue>| {
                         t.into_iter()
-                            .map(|t| Trial::value(t.value.round()))
+                            .map(|t| TrialValue::value(t.value.round()))
                             .collect::<Vec<_>>()
                     };
                     let a = round(trials(&mut rng, n, 40.0, 0.05));

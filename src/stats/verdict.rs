@@ -80,25 +80,26 @@ pub const RUNS_CAP: u32 = 30;
 /// One trial of a figure: its value, and the summary of its sub-interval
 /// samples when it has them.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Trial {
+pub struct TrialValue {
     /// The figure (e.g. loops/s, MB/s, a latency).
     pub value: f64,
     /// Its sub-interval samples, summed up.
     pub within: Option<Summary>,
 }
 
-impl Trial {
+impl TrialValue {
     /// A trial known only by its value.
-    pub fn value(value: f64) -> Trial {
-        Trial {
+    pub fn value(value: f64) -> TrialValue {
+        TrialValue {
             value,
             within: None,
         }
     }
 
     /// A trial with its sub-interval samples.
-    pub fn with_samples(value: f64, samples: &[f64]) -> Trial {
-        Trial {
+    #[cfg(test)]
+    pub fn with_samples(value: f64, samples: &[f64]) -> TrialValue {
+        TrialValue {
             value,
             within: Summary::of(samples),
         }
@@ -115,9 +116,9 @@ pub struct FigureInput {
     /// Which way is better.
     pub better: Better,
     /// Side A, the reference: one entry per trial.
-    pub a: Vec<Trial>,
+    pub a: Vec<TrialValue>,
     /// Side B.
-    pub b: Vec<Trial>,
+    pub b: Vec<TrialValue>,
     /// The practical margin (0.05 = ±5 %).
     pub margin: f64,
     /// The run-to-run coefficient of variation assumed for this kind of
@@ -135,7 +136,12 @@ pub struct FigureInput {
 
 impl FigureInput {
     /// A figure with the default margin.
-    pub fn new(better: Better, assumed_run_cv: f64, a: Vec<Trial>, b: Vec<Trial>) -> Self {
+    pub fn new(
+        better: Better,
+        assumed_run_cv: f64,
+        a: Vec<TrialValue>,
+        b: Vec<TrialValue>,
+    ) -> Self {
         FigureInput {
             better,
             a,
@@ -359,7 +365,7 @@ fn validate(f: &FigureInput) -> Result<(), Unjudgeable> {
     Ok(())
 }
 
-fn logs(side: &[Trial]) -> Vec<f64> {
+fn logs(side: &[TrialValue]) -> Vec<f64> {
     side.iter().map(|t| t.value.ln()).collect()
 }
 
@@ -367,7 +373,7 @@ fn logs(side: &[Trial]) -> Vec<f64> {
 /// mean of n trials, each with within-run relative variance seᵢ² (df ᵢ)
 /// plus the assumed run-to-run cv², is (Σ seᵢ² + n cv²)/n². Returns the
 /// mean, the variance and Σ over trials of (seᵢ²/n²)²/dfᵢ for Welch.
-fn within_side(side: &[Trial], cv: f64) -> Option<(f64, f64, f64)> {
+fn within_side(side: &[TrialValue], cv: f64) -> Option<(f64, f64, f64)> {
     let n = side.len() as f64;
     let mut var = cv * cv * n;
     let mut welch = 0.0;
@@ -433,7 +439,7 @@ fn model(f: &FigureInput, cache: &mut HashMap<(usize, usize), UDistribution>) ->
             df,
         };
     }
-    let med = |side: &[Trial]| median(&side.iter().map(|t| t.value).collect::<Vec<f64>>());
+    let med = |side: &[TrialValue]| median(&side.iter().map(|t| t.value).collect::<Vec<f64>>());
     Model::Band {
         ratio: med(&f.b).unwrap_or(f64::NAN) / med(&f.a).unwrap_or(f64::NAN),
     }
@@ -754,10 +760,12 @@ mod tests {
 
     #[test]
     fn spread_of_says_what_judge_all_would_read() {
-        let plain = |v: &[f64]| v.iter().map(|&x| Trial::value(x)).collect::<Vec<_>>();
+        let plain = |v: &[f64]| v.iter().map(|&x| TrialValue::value(x)).collect::<Vec<_>>();
         let sampled = |v: &[f64]| {
             v.iter()
-                .map(|&x| Trial::with_samples(x, &[x, x * 1.01, x * 0.99, x, x * 1.02, x * 0.98]))
+                .map(|&x| {
+                    TrialValue::with_samples(x, &[x, x * 1.01, x * 0.99, x, x * 1.02, x * 0.98])
+                })
                 .collect::<Vec<_>>()
         };
         let cases = [
@@ -778,8 +786,8 @@ mod tests {
         }
     }
 
-    fn trials(values: &[f64]) -> Vec<Trial> {
-        values.iter().map(|&v| Trial::value(v)).collect()
+    fn trials(values: &[f64]) -> Vec<TrialValue> {
+        values.iter().map(|&v| TrialValue::value(v)).collect()
     }
 
     fn close(got: f64, want: f64, rel: f64) {
@@ -891,8 +899,8 @@ mod tests {
             FigureInput::new(
                 Better::Higher,
                 cv,
-                vec![Trial::with_samples(1000.0, &sa)],
-                vec![Trial::with_samples(1100.0, &sb)],
+                vec![TrialValue::with_samples(1000.0, &sa)],
+                vec![TrialValue::with_samples(1100.0, &sb)],
             )
         };
         let j = judge(&figure(0.03)).unwrap();
@@ -979,7 +987,10 @@ mod tests {
     fn an_estimate_on_the_margin_cannot_be_decided() {
         // B/A ≈ 1.05 exactly, with a wide spread.
         let a = trials(&[100.0, 90.0, 110.0, 95.0, 105.0]);
-        let b: Vec<Trial> = a.iter().map(|t| Trial::value(t.value * 1.05)).collect();
+        let b: Vec<TrialValue> = a
+            .iter()
+            .map(|t| TrialValue::value(t.value * 1.05))
+            .collect();
         let j = judge(&FigureInput::new(Better::Higher, 0.03, a, b)).unwrap();
         assert_eq!(j.call, Call::Inconclusive);
         assert_eq!(j.runs_needed, Some(RunsNeeded::CannotDecide));
