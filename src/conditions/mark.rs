@@ -183,6 +183,22 @@ impl MarkKind {
         }
     }
 
+    /// What to do about a figure with this mark, one line that stderr
+    /// says the first time the kind appears in a run; `None` when the
+    /// explanation's "stop the other workload and rerun" says enough.
+    /// A busy first run is the common case (right after building, the
+    /// compiler's last jobs), and a newcomer needs the cause and the cure.
+    pub fn advice(self) -> Option<&'static str> {
+        match self {
+            MarkKind::Busy => Some(
+                "busy: other work used the CPUs during a step (a build, a backup, another \
+                 benchmark): wait for it to finish, then rerun; compare leaves busy figures \
+                 out of its verdicts",
+            ),
+            MarkKind::Steal | MarkKind::Throttled | MarkKind::OtherIo | MarkKind::Cached => None,
+        }
+    }
+
     /// What the mark means, as stderr says it once per run.
     pub fn explanation(self) -> &'static str {
         match self {
@@ -407,6 +423,20 @@ mod tests {
                 percent: 0.4,
                 reads: true,
             },
+        }
+    }
+
+    #[test]
+    fn advice_is_one_line_that_says_what_to_do() {
+        assert!(
+            MarkKind::Busy.advice().is_some(),
+            "a busy run says what to do"
+        );
+        for k in MarkKind::ALL {
+            let Some(a) = k.advice() else { continue };
+            assert!(!a.contains('\n') && a.len() < 200, "{k:?}: {a}");
+            assert!(a.starts_with(&format!("{}: ", k.word())), "{k:?}: {a}");
+            assert!(a.contains("rerun"), "{k:?}: {a}");
         }
     }
 

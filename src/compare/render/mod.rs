@@ -12,6 +12,7 @@ pub mod text;
 use super::comparison::{Comparison, Row};
 use super::fact::Section;
 use super::verdict::{assumed_run_cv, ratio_text, Verdict, EQUAL_WITHIN, KINDS};
+use crate::conditions::{Mark, MarkKind};
 use crate::stats::Spread;
 
 /// The `--json` document: the comparison serialized.
@@ -126,11 +127,34 @@ pub fn legend(c: &Comparison) -> Vec<String> {
     }
     if spreads().any(|s| matches!(s, Spread::None)) {
         out.push(format!(
-            "Figures without samples (the bash original, older reports): the fixed \u{b1}{} % band on the ratio, no interval.",
+            "Figures with no samples: a text report or an older one; the fixed \u{b1}{} % band on the ratio, no interval.",
             (EQUAL_WITHIN * 100.0).round()
         ));
     }
+    let busy: Vec<String> = (0..c.sides.len())
+        .filter(|&n| c.rows.iter().any(|r| marked_busy(&r.marks[n])))
+        .map(|n| column(c, n))
+        .collect();
+    if !busy.is_empty() {
+        let (runs, them) = if busy.len() == 1 {
+            ("that run", "it")
+        } else {
+            ("those runs", "them")
+        };
+        out.push(format!(
+            "Marked busy in {}: other work used the CPUs during {runs} (often a build just before); rerun {them} on a quiet host.",
+            busy.join(" and ")
+        ));
+    }
     out
+}
+
+/// Whether one of these marks (as printed) says the host was busy.
+fn marked_busy(marks: &[String]) -> bool {
+    marks
+        .iter()
+        .filter_map(|m| Mark::parse(m))
+        .any(|m| m.kind() == MarkKind::Busy)
 }
 
 /// A figure as people read it: the printed text, and the bash original's
