@@ -38,8 +38,8 @@ mod properties;
 pub use describe::Summary;
 pub use fleet::{fleet_outliers, FleetOutlier};
 pub use verdict::{
-    judge, judge_all, spread_of, Adjustment, Family, FigureInput, Judgement, OutOfReach,
-    RatioInterval, RunsNeeded, Spread, TrialValue, Unjudgeable, Verdict,
+    judge, judge_all, spread_of, Adjustment, Call, Family, FigureInput, Judgement, OutOfReach,
+    RatioInterval, RunsNeeded, Spread, TrialValue, Unjudgeable,
 };
 
 /// Which way a figure is better.

@@ -6,8 +6,8 @@ use super::describe::mean;
 use super::rng::Rng;
 use super::verdict::judge_all;
 use super::{
-    batch::batch_means, dist::t_quantile, Adjustment, Better, Family, FigureInput, Judgement,
-    Spread, TrialValue, Verdict,
+    batch::batch_means, dist::t_quantile, Adjustment, Better, Call, Family, FigureInput, Judgement,
+    Spread, TrialValue,
 };
 
 /// The defaults without the bootstrap, which never changes a verdict and
@@ -68,8 +68,8 @@ fn judge_one(f: &FigureInput) -> Judgement {
         .unwrap()
 }
 
-fn flagged(v: Verdict) -> bool {
-    matches!(v, Verdict::Better | Verdict::Worse)
+fn flagged(v: Call) -> bool {
+    matches!(v, Call::Better | Call::Worse)
 }
 
 #[test]
@@ -89,7 +89,7 @@ fn the_same_data_on_both_sides_is_never_better_or_worse() {
             let f = FigureInput::new(better, cv, side.clone(), side.clone());
             let j = judge_one(&f);
             assert!(
-                matches!(j.verdict, Verdict::Same | Verdict::Inconclusive),
+                matches!(j.call, Call::Same | Call::Inconclusive),
                 "seed {seed}: {j:?}"
             );
         }
@@ -105,14 +105,10 @@ fn a_planted_20_percent_shift_is_found_the_right_way() {
         let up = trials(&mut rng, 5, 1200.0, 0.02);
         let down = trials(&mut rng, 5, 1000.0 / 1.2, 0.02);
         let faster = |better| judge_one(&FigureInput::new(better, 0.02, a.clone(), up.clone()));
-        assert_eq!(
-            faster(Better::Higher).verdict,
-            Verdict::Better,
-            "seed {seed}"
-        );
-        assert_eq!(faster(Better::Lower).verdict, Verdict::Worse, "seed {seed}");
+        assert_eq!(faster(Better::Higher).call, Call::Better, "seed {seed}");
+        assert_eq!(faster(Better::Lower).call, Call::Worse, "seed {seed}");
         let slower = judge_one(&FigureInput::new(Better::Higher, 0.02, a.clone(), down));
-        assert_eq!(slower.verdict, Verdict::Worse, "seed {seed}");
+        assert_eq!(slower.call, Call::Worse, "seed {seed}");
         assert!(slower.ratio < 0.9 && faster(Better::Higher).ratio > 1.1);
     }
 }
@@ -133,7 +129,7 @@ fn a_bimodal_figure_is_rarely_given_a_verdict() {
             let b = bimodal(&mut rng, n, 300.0, 0.15);
             let j = judge_one(&FigureInput::new(Better::Higher, 0.1, a, b));
             assert!(matches!(j.spread, Spread::Measured { .. }));
-            claims += usize::from(flagged(j.verdict));
+            claims += usize::from(flagged(j.call));
         }
         let rate = claims as f64 / runs as f64;
         assert!(rate <= 0.05, "{n} a side: {rate}");
@@ -165,7 +161,7 @@ fn aa_rates(seed: u64, n: usize, margin: f64, family: Family) -> (f64, f64) {
     for _ in 0..200 {
         let mut any = false;
         for j in judge_all(&aa_family(&mut rng, n, margin), &family) {
-            let flag = flagged(j.unwrap().verdict);
+            let flag = flagged(j.unwrap().call);
             claims += usize::from(flag);
             any |= flag;
             figures += 1;
@@ -275,20 +271,17 @@ fn verdicts_agree_with_the_adjusted_p_values() {
             // the two may differ by a hair. The verdict is read from the
             // interval, so there it may only be the more cautious of the two.
             if k % family.len() % 5 == 0 {
-                assert!(
-                    !flagged(j.verdict) || adjusted <= 0.05,
-                    "seed {seed}: {j:?}"
-                );
+                assert!(!flagged(j.call) || adjusted <= 0.05, "seed {seed}: {j:?}");
             } else {
-                assert_eq!(flagged(j.verdict), adjusted <= 0.05, "seed {seed}: {j:?}");
+                assert_eq!(flagged(j.call), adjusted <= 0.05, "seed {seed}: {j:?}");
             }
             let up = (j.ratio > 1.0) == (f.better == Better::Higher);
-            match j.verdict {
-                Verdict::Better => assert!(up),
-                Verdict::Worse => assert!(!up),
+            match j.call {
+                Call::Better => assert!(up),
+                Call::Worse => assert!(!up),
                 _ => {}
             }
-            seen[j.verdict as usize] += 1;
+            seen[j.call as usize] += 1;
         }
     }
     // Every verdict occurred, so the agreement was tested on each.
@@ -310,10 +303,10 @@ fn within_run_noise_with_the_assumed_spread_is_calibrated() {
         let c = vec![sampled_trial(&mut rng, 1200.0, 0.03, 12)];
         let aa = judge_one(&FigureInput::new(Better::Higher, 0.03, a.clone(), b));
         assert!(matches!(aa.spread, Spread::WithinRunOnly { .. }));
-        false_claims += usize::from(flagged(aa.verdict));
+        false_claims += usize::from(flagged(aa.call));
         let ab = judge_one(&FigureInput::new(Better::Higher, 0.03, a, c));
-        assert_ne!(ab.verdict, Verdict::Worse);
-        found += usize::from(ab.verdict == Verdict::Better);
+        assert_ne!(ab.call, Call::Worse);
+        found += usize::from(ab.call == Call::Better);
     }
     let (false_rate, power) = (
         false_claims as f64 / runs as f64,

@@ -10,10 +10,10 @@ pub mod table;
 pub mod text;
 
 use super::comparison::{Comparison, Row};
+use super::fact::Section;
 use super::verdict::{assumed_run_cv, ratio_text, Verdict, EQUAL_WITHIN, KINDS};
 use crate::conditions::{Mark, MarkKind};
 use crate::stats::Spread;
-use crate::units::dd_rate;
 
 /// The `--json` document: the comparison serialized.
 pub fn render_json(c: &Comparison) -> String {
@@ -194,14 +194,14 @@ fn verdict_words(row: &Row, n: usize) -> String {
 
 /// A section's title: storage sections name each report's device and
 /// filesystem when they differ.
-fn section_title(c: &Comparison, section: &str) -> String {
-    if !section.starts_with("Storage bandwidth - ") {
-        return section.to_string();
+fn section_title(c: &Comparison, section: Section) -> String {
+    if !matches!(section, Section::StorageLines(_)) {
+        return section.title();
     }
     let storage = c
         .rows
         .iter()
-        .find(|r| r.section == "Storage bandwidth" && r.label == "Storage");
+        .find(|r| r.section == Section::StorageBandwidth && r.label == "Storage");
     match storage {
         Some(r) if r.texts.iter().any(|t| *t != r.texts[0]) => {
             let both: Vec<String> = (0..c.sides.len())
@@ -216,15 +216,6 @@ fn section_title(c: &Comparison, section: &str) -> String {
             format!("{section} ({})", both.join(", "))
         }
         Some(r) => format!("{section} ({})", r.texts[0].clone().unwrap_or_default()),
-        None => section.to_string(),
+        None => section.title(),
     }
-}
-
-/// A figure in a few characters: `30.9 GB/s` for bytes per second, else
-/// the integer.
-fn short(v: f64, unit: &str) -> String {
-    if unit == "B/s" {
-        return dd_rate(v.max(0.0) as u64, 1_000_000_001);
-    }
-    format!("{}", v.max(0.0) as u64)
 }
