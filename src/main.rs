@@ -181,6 +181,11 @@ fn compare(cfg: &CompareConfig) -> ExitCode {
             _ => stdout,
         }
     });
+    // Warnings go to stderr whatever the output (a document may repeat
+    // them): stdout holds only the comparison.
+    for w in &c.warnings {
+        report::stderr_line(&format!("warning: {w}"));
+    }
     if let Some(f) = page_file {
         let path = f.path.clone();
         if let Err(e) = f.write(&compare::html(&c)) {

@@ -151,7 +151,15 @@ fn ours_against_the_bash_original_says_what_does_not_compare() {
         text.contains("not comparable: bash loop against loop v1"),
         "{text}"
     );
-    assert!(text.contains("warning: loop delays differ"), "{text}");
+    // the warnings go to stderr, the comparison alone to stdout
+    assert!(!text.contains("warning:"), "{text}");
+    let out = quickbench()
+        .args(["compare"])
+        .args([&bash, &json])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("warning: loop delays differ"), "{err}");
 }
 
 /// The example of the original's README as pasted through a web page.
@@ -275,6 +283,62 @@ fn a_five_host_fleet_table_marks_the_outlier() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("median"));
     // never colour when stdout is not a terminal
     assert!(!narrow.contains('\x1b'));
+    // the unit row says the unit the cells are in, the legend only the
+    // table's own marks
+    let mut lines = narrow.lines().skip_while(|l| !l.starts_with("report "));
+    let (names, units) = (lines.next().unwrap(), lines.next().unwrap());
+    let at = names.find("Memory").unwrap() + "Memory".len();
+    assert_eq!(
+        units[..at].split_whitespace().last(),
+        Some("GB/s"),
+        "{narrow}"
+    );
+    assert!(!n1.contains("GB/s"), "the unit is in the header: {n1}");
+    assert!(!narrow.contains("B/A"), "{narrow}");
+    assert!(narrow.contains("* an outlier: "), "{narrow}");
+}
+
+/// Two runs of one host, figures 2 % apart: every figure reads "no
+/// difference found" (or ≈), with the runs a side a ±5 % answer needs,
+/// and every line fits the terminal's width but the information lines.
+#[test]
+fn close_figures_read_no_difference_found_within_the_width() {
+    let d = tempfile::tempdir().unwrap();
+    synthetic(d.path(), "alpha", "a.json", 1.0, 0.02, 1);
+    synthetic(d.path(), "alpha", "b.json", 1.0, 0.02, 2);
+    for cols in [80, 120] {
+        let out = quickbench()
+            .current_dir(d.path())
+            .args(["compare", "a.json", "b.json"])
+            .env("COLUMNS", cols.to_string())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        for l in text.lines() {
+            if l.contains(" same: ") || l.contains(" different: ") {
+                continue;
+            }
+            assert!(l.chars().count() <= cols, "{cols} columns: {l}\n{text}");
+        }
+        let mut lines = text.lines().skip_while(|l| !l.starts_with(" 1 // jobs"));
+        let (line, hint) = (lines.next().unwrap(), lines.next().unwrap());
+        assert!(line.ends_with("no difference found"), "{text}");
+        assert!(
+            hint.trim_start().starts_with("x1.0") || hint.trim_start().starts_with("x0.9"),
+            "{hint}"
+        );
+        assert!(
+            hint.contains("% needs ") && hint.ends_with(" runs a side"),
+            "{hint}"
+        );
+        assert!(
+            !text.contains("more than 30 runs a side would decide"),
+            "{text}"
+        );
+        // the legend says it in one sentence, within the width
+        assert!(text.contains("\"no difference found\" when"), "{text}");
+    }
 }
 
 #[test]
@@ -841,11 +905,11 @@ fn reports_without_samples_keep_the_fixed_band_and_say_so() {
     let text = compare_text(&[&bash, &txt], &[("COLUMNS", "200")]);
     assert!(
         text.contains(
-            "Figures with no samples: a text report or an older one; the fixed \u{b1}5 % band"
+            "Figures with no samples (a text report or an older one) are judged on the ratio alone against the fixed \u{b1}5 % band."
         ),
         "{text}"
     );
-    assert!(!text.contains("Run-to-run spread assumed"), "{text}");
+    assert!(!text.contains("run-to-run spread is assumed"), "{text}");
 }
 
 /// A stand-in `-x` run of `host`: its text report and JSON document.
@@ -1058,11 +1122,15 @@ fn busy_trials_are_left_out_and_a_side_of_busy_trials_reads_distorted() {
     assert_eq!(quota["label"], " 2 // jobs");
     assert_eq!(verdict(quota, 1), "worse", "{quota}");
     let text = compare_text(&[&a, &b], &[("COLUMNS", "200")]);
-    let line = text.lines().find(|l| l.starts_with(" 1 // jobs")).unwrap();
-    assert!(
-        line.contains("(busy: other processes used 95 % of a CPU)")
-            && line.ends_with("~ x0.50 distorted: busy"),
-        "{line}"
+    // the mark on a line of its own under the figure's, not in its column
+    let mut lines = text.lines().skip_while(|l| !l.starts_with(" 1 // jobs"));
+    let (line, marks) = (lines.next().unwrap(), lines.next().unwrap());
+    assert!(line.ends_with("~ x0.50 distorted: busy"), "{text}");
+    assert!(!line.contains("busy:"), "{line}");
+    assert_eq!(
+        marks.trim(),
+        "marked: B busy: other processes used 95 % of a CPU",
+        "{text}"
     );
     // one note says which side to rerun, and how; none when no side is busy
     let notes: Vec<&str> = text

@@ -12,7 +12,7 @@
 //! opens HTML, `[` a link...), and line breaks become spaces, so that a
 //! name cannot break a table or add markup.
 
-use super::{cell_text, column, legend, section_title, side_text, verdict_words};
+use super::{busy_legend, cell_text, column, legend, section_title, side_text, verdict_words};
 use crate::compare::comparison::Comparison;
 use crate::compare::fleet::outlier_rule;
 
@@ -28,7 +28,13 @@ pub fn render_markdown(c: &Comparison) -> String {
         ));
     }
     out.push('\n');
-    for l in legend(c) {
+    // the fleet table judges no pair: its own legend, below
+    let lines = if c.sides.len() > 2 {
+        busy_legend(c).into_iter().collect()
+    } else {
+        legend(c)
+    };
+    for l in lines {
         out.push_str(&format!("{}\n\n", md(&l)));
     }
     for w in &c.warnings {
@@ -87,14 +93,20 @@ fn fleet(c: &Comparison, out: &mut String) {
     out.push_str(&format!(
         "{}\n\n",
         md(&format!(
-            "* {}; \u{2020} not comparable (another loop definition, an interrupted line, the bash latency column, a figure marked busy, steal or other I/O)",
-            outlier_rule()
+            "* an outlier: {}. {}",
+            outlier_rule(),
+            super::table::NOT_COMPARABLE
         ))
     ));
     let mut head = String::from("| report |");
     let mut rule = String::from("| --- |");
     for col in &t.columns {
-        head.push_str(&format!(" {} ({}) |", md(col.name), md(col.unit.as_str())));
+        // a figure that says its unit (`30.9 GB/s`) has none in its header
+        if col.unit.in_text() {
+            head.push_str(&format!(" {} |", md(col.name)));
+        } else {
+            head.push_str(&format!(" {} ({}) |", md(col.name), md(col.unit.as_str())));
+        }
         rule.push_str(" ---: |");
     }
     out.push_str(&format!("{head}\n{rule}\n"));

@@ -11,8 +11,9 @@ pub mod text;
 
 use super::comparison::{Comparison, Row};
 use super::fact::Section;
-use super::verdict::{assumed_run_cv, ratio_text, Verdict, EQUAL_WITHIN, KINDS};
+use super::verdict::{assumed_run_cv, bounded, ratio_text, Verdict, EQUAL_WITHIN, KINDS};
 use crate::conditions::{Mark, MarkKind};
+use crate::stats::RunsNeeded;
 use crate::stats::Spread;
 
 /// The `--json` document: the comparison serialized.
@@ -79,7 +80,9 @@ pub(super) fn side_text(c: &Comparison, n: usize) -> String {
     )
 }
 
-fn header_text(c: &Comparison) -> String {
+/// Who the sides are, then the legend, each line wrapped to `width`.
+/// Warnings go to stderr (the caller writes them), not here.
+fn header_text(c: &Comparison, width: usize, legend_lines: &[String]) -> String {
     let mut out = String::new();
     for n in 0..c.sides.len() {
         out.push_str(&format!(
@@ -89,13 +92,30 @@ fn header_text(c: &Comparison) -> String {
             if n == 0 { ", the reference" } else { "" }
         ));
     }
-    for l in legend(c) {
-        out.push_str(&l);
-        out.push('\n');
+    for l in legend_lines {
+        out.push_str(&wrap(l, width));
     }
-    for w in &c.warnings {
-        out.push_str(&format!("warning: {w}\n"));
+    out
+}
+
+/// `text` broken at spaces into lines of at most `width` characters (a
+/// longer word stands alone), each ended by a newline.
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
     }
+    out.push_str(&line);
+    out.push('\n');
     out
 }
 
@@ -103,8 +123,10 @@ fn header_text(c: &Comparison) -> String {
 /// read by the text and the page alike. Only the kinds of judgement that
 /// occur are explained.
 pub fn legend(c: &Comparison) -> Vec<String> {
+    // The method (the interval, the false-claim control) is told in
+    // docs/METHOD.md; the legend says only how to read the verdicts.
     let mut out = vec![format!(
-        "Figures relative to {}, latency: lower is better. B/A [interval]: \u{2248} the whole interval within \u{b1}{} %, better/worse beyond it, ~ it straddles a bound (and the runs a side that would decide); false claims held to 5 % of the figures (Benjamini-Hochberg; a storage line's MB/s, IO/s and latency, one measurement, count once).",
+        "B/A [interval] against {}, latency lower is better: \u{2248} within \u{b1}{} %, better or worse beyond it, \"no difference found\" when the interval holds x1.00 but is too wide to tell, ~ not yet decided.",
         column(c, 0),
         (EQUAL_WITHIN * 100.0).round()
     )];
@@ -121,32 +143,39 @@ pub fn legend(c: &Comparison) -> Vec<String> {
             .map(|(k, name)| format!("{name} {:.0} %", assumed_run_cv(*k) * 100.0))
             .collect();
         out.push(format!(
-            "Run-to-run spread assumed ({}): measured within each run only; 3 reports a side (or --repeat 3) measure it.",
+            "The run-to-run spread is assumed ({}), since each side is one run: 3 reports a side (or --repeat 3) measure it.",
             cvs.join(", ")
         ));
     }
     if spreads().any(|s| matches!(s, Spread::None)) {
         out.push(format!(
-            "Figures with no samples: a text report or an older one; the fixed \u{b1}{} % band on the ratio, no interval.",
+            "Figures with no samples (a text report or an older one) are judged on the ratio alone against the fixed \u{b1}{} % band.",
             (EQUAL_WITHIN * 100.0).round()
         ));
     }
+    out.extend(busy_legend(c));
+    out
+}
+
+/// The legend's line on sides marked busy, if any: the fleet outputs,
+/// which judge no pair, show it alone.
+pub fn busy_legend(c: &Comparison) -> Option<String> {
     let busy: Vec<String> = (0..c.sides.len())
         .filter(|&n| c.rows.iter().any(|r| marked_busy(&r.marks[n])))
         .map(|n| column(c, n))
         .collect();
-    if !busy.is_empty() {
-        let (runs, them) = if busy.len() == 1 {
-            ("that run", "it")
-        } else {
-            ("those runs", "them")
-        };
-        out.push(format!(
-            "Marked busy in {}: other work used the CPUs during {runs} (often a build just before); rerun {them} on a quiet host.",
-            busy.join(" and ")
-        ));
+    if busy.is_empty() {
+        return None;
     }
-    out
+    let (runs, them) = if busy.len() == 1 {
+        ("that run", "it")
+    } else {
+        ("those runs", "them")
+    };
+    Some(format!(
+        "Marked busy in {}: other work used the CPUs during {runs} (often a build just before); rerun {them} on a quiet host.",
+        busy.join(" and ")
+    ))
 }
 
 /// Whether one of these marks (as printed) says the host was busy.
@@ -160,19 +189,65 @@ fn marked_busy(marks: &[String]) -> bool {
 /// A figure as people read it: the printed text, and the bash original's
 /// rates as printed too.
 fn cell_text(row: &Row, n: usize) -> String {
-    let mut t = row.texts[n].clone().unwrap_or_else(|| "-".into());
+    let mut t = plain_cell(row, n);
     if !row.marks[n].is_empty() {
         t.push_str(&format!(" ({})", row.marks[n].join(", ")));
     }
     t
 }
 
+/// A figure's text without its marks (the text writes them on a line of
+/// their own, so that a mark does not widen its column).
+fn plain_cell(row: &Row, n: usize) -> String {
+    row.texts[n].clone().unwrap_or_else(|| "-".into())
+}
+
+/// The verdict in one piece: `no difference found (x1.00 [0.75, 1.46];
+/// ±5 % needs more than 30 runs a side)`.
 fn verdict_words(row: &Row, n: usize) -> String {
+    match verdict_parts(row, n) {
+        (w, d) if d.is_empty() => w,
+        (w, d) => format!("{w} ({d})"),
+    }
+}
+
+/// The verdict as its words and their detail (empty when none): an
+/// undecided figure whose interval holds x1.00 reads "no difference
+/// found", the ratio, the interval and the runs a side that a ±5 % answer
+/// needs in the detail. The JSON keeps the judge's own words.
+fn verdict_parts(row: &Row, n: usize) -> (String, String) {
     if let Some(j) = &row.judged[n] {
-        return j.words.clone();
+        let holds_one = j.interval.is_some_and(|i| i.lo <= 1.0 && 1.0 <= i.hi);
+        if row.verdicts[n] == Verdict::Inconclusive && holds_one && j.out_of_reach.is_none() {
+            let i = j.interval.expect("checked above");
+            let mut d = format!(
+                "{} [{}, {}]",
+                ratio_text(j.ratio),
+                bounded(i.lo, 2),
+                bounded(i.hi, 2)
+            );
+            let band = (EQUAL_WITHIN * 100.0).round();
+            match j.runs_needed {
+                Some(RunsNeeded::PerSide { runs, .. }) => {
+                    d.push_str(&format!("; \u{b1}{band} % needs {runs} runs a side"))
+                }
+                Some(RunsNeeded::MoreThan { runs, .. }) => {
+                    d.push_str(&format!("; \u{b1}{band} % needs over {runs} runs a side"))
+                }
+                Some(RunsNeeded::CannotDecide) | None => {}
+            }
+            if j.left_out_a + j.left_out_b > 0 {
+                if let Some(k) = j.words.rfind(" (") {
+                    d.push_str("; ");
+                    d.push_str(j.words[k + 2..].trim_end_matches(')'));
+                }
+            }
+            return ("no difference found".into(), d);
+        }
+        return (j.words.clone(), String::new());
     }
     let ratio = || row.ratios[n].map_or("?".into(), ratio_text);
-    match &row.verdicts[n] {
+    let w = match &row.verdicts[n] {
         Verdict::Reference => String::new(),
         Verdict::Equal => format!("\u{2248} {}", ratio()),
         Verdict::Better => format!("{} better", ratio()),
@@ -189,7 +264,8 @@ fn verdict_words(row: &Row, n: usize) -> String {
         }
         Verdict::Missing => "missing".into(),
         Verdict::NotJudged => String::new(),
-    }
+    };
+    (w, String::new())
 }
 
 /// A section's title: storage sections name each report's device and

@@ -1,11 +1,14 @@
 //! The fleet table as text: one row per report, the key figures, their
 //! median, and `*` after every outlier.
 
-use super::header_text;
+use super::{busy_legend, header_text};
 use crate::compare::comparison::Comparison;
 use crate::compare::fleet::{outlier_rule, FleetTable};
 use crate::compare::style::Style;
 use crate::compare::verdict::Verdict;
+
+/// The fleet table's legend line on the dagger.
+pub(super) const NOT_COMPARABLE: &str = "\u{2020} not comparable: another loop definition, an interrupted line, the bash latency column, or a figure marked busy, steal or other I/O.";
 
 /// The fleet table: one row per report, the key figures as columns, the
 /// median, and `*` after every outlier (`fleet::outliers`, its rule in
@@ -16,11 +19,14 @@ pub fn render_table(c: &Comparison, style: &Style) -> String {
         rows: Vec::new(),
         median: Vec::new(),
     });
-    let mut out = header_text(c);
-    out.push_str(&format!(
-        "* {}; \u{2020} not comparable (another loop definition, an interrupted line, the bash latency column, a figure marked busy, steal or other I/O)\n\n",
-        outlier_rule()
-    ));
+    // Only what the table shows: its marks, not the pair verdicts.
+    let mut legend = vec![
+        format!("* an outlier: {}.", outlier_rule()),
+        NOT_COMPARABLE.to_string(),
+    ];
+    legend.extend(busy_legend(c));
+    let mut out = header_text(c, style.width, &legend);
+    out.push('\n');
     let name_w = t
         .rows
         .iter()
@@ -28,19 +34,47 @@ pub fn render_table(c: &Comparison, style: &Style) -> String {
         .max()
         .unwrap_or(6)
         .max(6);
+    // A figure that says its unit (the memory's `30.9 GB/s`): the header
+    // says the unit when every cell shares it, the cells then only the
+    // number; cells of several prefixes keep theirs under an empty unit.
+    let shared: Vec<Option<String>> = (0..t.columns.len())
+        .map(|c| {
+            if !t.columns[c].unit.in_text() {
+                return Some(t.columns[c].unit.to_string());
+            }
+            let mut units = t
+                .rows
+                .iter()
+                .filter_map(|r| r.values[c])
+                .chain(t.median[c])
+                .map(|v| {
+                    let s = t.columns[c].unit.short(v);
+                    s.rsplit_once(' ')
+                        .map_or(String::new(), |(_, u)| u.to_string())
+                });
+            let first = units.next()?;
+            units.all(|u| u == first).then_some(first)
+        })
+        .collect();
     let cell = |v: Option<f64>, c: usize, mark: &str| {
         v.map_or("-".to_string(), |v| {
-            format!("{}{mark}", t.columns[c].unit.short(v))
+            let s = t.columns[c].unit.short(v);
+            let s = match (&shared[c], t.columns[c].unit.in_text()) {
+                (Some(u), true) => s.trim_end_matches(u.as_str()).trim_end().to_string(),
+                _ => s,
+            };
+            format!("{s}{mark}")
         })
     };
     let mut widths: Vec<usize> = t
         .columns
         .iter()
-        .map(|col| {
+        .zip(&shared)
+        .map(|(col, u)| {
             col.name
                 .chars()
                 .count()
-                .max(col.unit.as_str().chars().count())
+                .max(u.as_deref().unwrap_or("").chars().count())
         })
         .collect();
     for r in &t.rows {
@@ -64,7 +98,10 @@ pub fn render_table(c: &Comparison, style: &Style) -> String {
     ));
     out.push_str(&line(
         "",
-        t.columns.iter().map(|c| c.unit.to_string()).collect(),
+        shared
+            .iter()
+            .map(|u| u.clone().unwrap_or_default())
+            .collect(),
     ));
     for r in &t.rows {
         let cells = (0..t.columns.len())

@@ -1,7 +1,10 @@
 //! The text of a comparison: two sides side by side, or one column per
 //! side.
 
-use super::{cell_text, column, header_text, section_title, table::render_table, verdict_words};
+use super::{
+    column, header_text, legend, plain_cell, section_title, table::render_table, verdict_parts,
+    verdict_words,
+};
 use crate::compare::comparison::{Comparison, Row, RowKind};
 use crate::compare::fact::Section;
 use crate::compare::style::Style;
@@ -13,7 +16,7 @@ pub fn render_text(c: &Comparison, style: &Style, table: bool) -> String {
     if shows_table(c, style, table) {
         return render_table(c, style);
     }
-    let mut out = header_text(c);
+    let mut out = header_text(c, style.width, &legend(c));
     let label_w = c
         .rows
         .iter()
@@ -26,7 +29,7 @@ pub fn render_text(c: &Comparison, style: &Style, table: bool) -> String {
             c.rows
                 .iter()
                 .filter(|r| r.kind == RowKind::Figure)
-                .map(|r| cell_text(r, n).chars().count())
+                .map(|r| plain_cell(r, n).chars().count())
                 .chain([column(c, n).chars().count()])
                 .max()
                 .unwrap_or(1)
@@ -57,21 +60,67 @@ pub fn render_text(c: &Comparison, style: &Style, table: bool) -> String {
         }
         let mut line = format!("{:<label_w$}", r.label);
         for (n, w) in widths.iter().enumerate() {
-            line.push_str(&format!("  {:>w$}", cell_text(r, n), w = *w));
+            line.push_str(&format!("  {:>w$}", plain_cell(r, n), w = *w));
         }
-        let words: Vec<String> = (1..c.sides.len())
-            .map(|n| style.paint(&verdict_words(r, n), &r.verdicts[n]))
+        if c.sides.len() == 2 {
+            out.push_str(&verdict_lines(line, r, style));
+        } else {
+            let words: Vec<String> = (1..c.sides.len())
+                .map(|n| style.paint(&verdict_words(r, n), &r.verdicts[n]))
+                .collect();
+            line.push_str("  ");
+            line.push_str(&words.join(" | "));
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        // the marks on a line of their own: a mark widens no column
+        let marks: Vec<String> = (0..c.sides.len())
+            .filter(|&n| !r.marks[n].is_empty())
+            .map(|n| format!("{} {}", column(c, n), r.marks[n].join(", ")))
             .collect();
-        line.push_str("  ");
-        line.push_str(&words.join(" | "));
-        out.push_str(line.trim_end());
-        out.push('\n');
+        if !marks.is_empty() {
+            out.push_str(&format!("    marked: {}\n", marks.join("; ")));
+        }
     }
     if !c.missing.is_empty() {
         out.push_str("\n[ Missing ]\n");
         for m in &c.missing {
             out.push_str(&format!("{m}\n"));
         }
+    }
+    out
+}
+
+/// A figure's line of two sides (`line`, its label and cells) with the
+/// verdict after it, and the verdict's detail after that while the line
+/// stays within `style.width`; what does not fit goes on the next line,
+/// under the verdict when there is room, else indented.
+fn verdict_lines(line: String, r: &Row, style: &Style) -> String {
+    let (words, detail) = verdict_parts(r, 1);
+    let at = line.chars().count() + 2;
+    let (wn, dn) = (words.chars().count(), detail.chars().count());
+    let painted = style.paint(&words, &r.verdicts[1]);
+    let mut out = line;
+    if words.is_empty() {
+        return out.trim_end().to_string() + "\n";
+    }
+    let both = if detail.is_empty() { wn } else { wn + 2 + dn };
+    if at + both <= style.width {
+        out.push_str(&format!("  {painted}"));
+        if !detail.is_empty() {
+            out.push_str(&format!("  {detail}"));
+        }
+        return out + "\n";
+    }
+    let indent = |n: usize| " ".repeat(if at + n <= style.width { at } else { 4 });
+    if at + wn <= style.width {
+        out.push_str(&format!("  {painted}\n"));
+    } else {
+        out = out.trim_end().to_string();
+        out.push_str(&format!("\n{}{painted}\n", indent(wn)));
+    }
+    if !detail.is_empty() {
+        out.push_str(&format!("{}{detail}\n", indent(dn)));
     }
     out
 }
@@ -118,7 +167,7 @@ fn columns_fit(c: &Comparison, width: usize) -> bool {
         .rows
         .iter()
         .filter(|r| r.kind == RowKind::Figure)
-        .flat_map(|r| (0..c.sides.len()).map(move |n| cell_text(r, n).chars().count()))
+        .flat_map(|r| (0..c.sides.len()).map(move |n| plain_cell(r, n).chars().count()))
         .max()
         .unwrap_or(8)
         .max(

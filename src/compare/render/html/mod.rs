@@ -13,7 +13,7 @@ mod tests;
 
 use std::fmt::Write;
 
-use super::{legend, side_text};
+use super::{busy_legend, legend, side_text};
 use crate::compare::comparison::Comparison;
 use crate::compare::fact::Unit;
 use svg::esc;
@@ -105,8 +105,14 @@ fn who(c: &Comparison) -> String {
         }
         out.push_str("</table>\n</details>\n");
     }
+    // the fleet page judges no pair: its strips carry their own legend
+    let lines: Vec<String> = if c.sides.len() > 2 && c.table.is_some() {
+        busy_legend(c).into_iter().collect()
+    } else {
+        legend(c)
+    };
     out.push_str("<ul class=\"legend\">\n");
-    for l in legend(c) {
+    for l in lines {
         let _ = writeln!(out, "<li>{}</li>", esc(&l));
     }
     out.push_str("</ul>\n");

@@ -11,7 +11,7 @@ use crate::compare::sides::ReportInfo;
 use crate::compare::sides::Side;
 use crate::compare::verdict::{Judged, Verdict};
 use crate::model::BlockSize;
-use crate::stats::{RatioInterval, RunsNeeded, Spread};
+use crate::stats::{Call, RatioInterval, RunsNeeded, Spread};
 
 fn info(name: &str, file: &str) -> ReportInfo {
     ReportInfo {
@@ -123,7 +123,10 @@ fn judged(ratio: f64, lo: f64, hi: f64, words: &str) -> Option<Judged> {
         },
         p_value: Some(0.5),
         p_adjusted: Some(1.0),
-        runs_needed: Some(RunsNeeded::CannotDecide),
+        runs_needed: Some(RunsNeeded::PerSide {
+            runs: 4,
+            toward: Call::Same,
+        }),
         left_out_a: 0,
         left_out_b: 0,
         bootstrap: None,
@@ -309,7 +312,9 @@ fn a_two_report_page_has_a_bar_per_ratio_and_the_verdict_beside_it() {
     // (0.93 to 1.25), and its words with the runs that would decide
     assert!(page.contains("<rect class=\"bar unsure\""));
     assert!(
-        page.contains(">~ x1.08 [0.93, 1.25] 4 runs a side would decide</text>"),
+        page.contains(
+            ">no difference found (x1.08 [0.93, 1.25]; \u{b1}5 % needs 4 runs a side)</text>"
+        ),
         "{page}"
     );
     assert_eq!(page.matches("<path class=\"whisker\"").count(), 1);
