@@ -234,3 +234,140 @@ fn a_50_host_fleet_page_renders_and_names_its_outliers() {
     );
     assert!(t0.elapsed() < Duration::from_secs(90));
 }
+
+/// Measures the rendered page: every text's boxes (a text node's lines;
+/// an SVG text as a whole), its font size in CSS pixels as drawn (an SVG
+/// scaled down draws its text smaller), and the page's width against the
+/// window's. Written into the DOM, read back from `--dump-dom`.
+const MEASURE: &str = r#"<script>
+(function () {
+  const boxes = [];
+  const seen = new Set();
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  let n;
+  while ((n = walker.nextNode())) {
+    if (!n.textContent.trim()) continue;
+    const p = n.parentElement;
+    if (p.closest('script,title,style,summary')) continue;
+    const svgText = p.closest('text');
+    let rects;
+    if (svgText) {
+      if (seen.has(svgText)) continue;
+      seen.add(svgText);
+      rects = [svgText.getBoundingClientRect()];
+    } else {
+      const r = document.createRange();
+      r.selectNodeContents(n);
+      rects = Array.from(r.getClientRects());
+    }
+    let fs = parseFloat(getComputedStyle(p).fontSize);
+    const svg = p.closest('svg');
+    if (svg) {
+      const m = svg.getScreenCTM();
+      fs *= m ? m.a : 1;
+    }
+    for (const b of rects) {
+      if (b.width < 0.5 || b.height < 0.5) continue;
+      boxes.push({t: n.textContent.trim().slice(0, 50), x: b.left, y: b.top, w: b.width, h: b.height, fs: fs});
+    }
+  }
+  const out = {boxes: boxes, page: document.documentElement.scrollWidth, window: window.innerWidth};
+  const pre = document.createElement('pre');
+  pre.id = 'measured';
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script>"#;
+
+/// Two reports, B's storage halved and one CPU figure 30 % up: the page
+/// at 800 and 1400 px has no two texts on top of each other, no text
+/// under 12 px, no horizontal scroll, and its big figures grouped.
+#[test]
+fn the_two_report_page_has_no_overlapping_text_at_800_and_1400_px() {
+    if !chromium_present() {
+        common_skip::skip("chromium is not installed (apt-get install chromium)");
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let (_, a) = stand_in(d.path(), "before");
+    let mut v: Value = serde_json::from_slice(&fs::read(&a).unwrap()).unwrap();
+    v["cpu_loop"][0]["loops_per_s_mean"] =
+        Value::from(v["cpu_loop"][0]["loops_per_s_mean"].as_f64().unwrap() * 1.3);
+    for l in v["storage_bandwidth"].as_array_mut().unwrap() {
+        for k in ["iops", "mb_per_s"] {
+            l[k] = Value::from(l[k].as_f64().unwrap() * 0.5);
+        }
+    }
+    let b = d.path().join("after.json");
+    fs::write(&b, serde_json::to_vec(&v).unwrap()).unwrap();
+    let page = d.path().join("pair.html");
+    let out = quickbench()
+        .args(["compare", "--html"])
+        .arg(&page)
+        .args([&a, &b])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let html = fs::read_to_string(&page).unwrap();
+    assert!(html.contains("<table class=\"pair\">"), "{html}");
+    // nine-digit figures grouped by three (narrow no-break spaces)
+    assert!(
+        regex::Regex::new("<td class=\"num\">\\d{3}\u{202f}\\d{3}\u{202f}\\d{3}</td>")
+            .unwrap()
+            .is_match(&html),
+        "{}",
+        text_of(&html)
+    );
+    let measured = d.path().join("measured.html");
+    fs::write(
+        &measured,
+        html.replace("</body>", &format!("{MEASURE}</body>")),
+    )
+    .unwrap();
+    let profile = d.path().join("profile");
+    for width in [800, 1400] {
+        let dom = d.path().join(format!("dom{width}.html"));
+        chromium(
+            &profile,
+            &measured,
+            &["--dump-dom".into(), format!("--window-size={width},1000")],
+            &dom,
+        );
+        let dom = fs::read_to_string(&dom).unwrap();
+        let json = dom
+            .split("<pre id=\"measured\">")
+            .nth(1)
+            .and_then(|s| s.split("</pre>").next())
+            .expect("the measures in the rendered DOM")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&");
+        let m: Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(m["window"], width, "{m}");
+        assert!(
+            m["page"].as_u64().unwrap() <= width,
+            "{width} px: the page is {} px wide",
+            m["page"]
+        );
+        let boxes = m["boxes"].as_array().unwrap();
+        assert!(boxes.len() > 100, "{width} px: {} texts", boxes.len());
+        for b in boxes {
+            let fs = b["fs"].as_f64().unwrap();
+            assert!(fs >= 11.99, "{width} px: {fs} px text: {b}");
+        }
+        let r = |b: &Value, k: &str| b[k].as_f64().unwrap();
+        for (i, p) in boxes.iter().enumerate() {
+            for q in &boxes[i + 1..] {
+                let w =
+                    (r(p, "x") + r(p, "w")).min(r(q, "x") + r(q, "w")) - r(p, "x").max(r(q, "x"));
+                let h =
+                    (r(p, "y") + r(p, "h")).min(r(q, "y") + r(q, "h")) - r(p, "y").max(r(q, "y"));
+                assert!(
+                    w <= 1.0 || h <= 1.0,
+                    "{width} px: two texts overlap by {w:.1} x {h:.1} px:\n{p}\n{q}"
+                );
+            }
+        }
+        eprintln!("{width} px: {} texts, none overlapping", boxes.len());
+    }
+}

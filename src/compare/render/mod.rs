@@ -215,7 +215,7 @@ fn verdict_words(row: &Row, n: usize) -> String {
 /// undecided figure whose interval holds x1.00 reads "no difference
 /// found", the ratio, the interval and the runs a side that a ±5 % answer
 /// needs in the detail. The JSON keeps the judge's own words.
-fn verdict_parts(row: &Row, n: usize) -> (String, String) {
+pub(super) fn verdict_parts(row: &Row, n: usize) -> (String, String) {
     if let Some(j) = &row.judged[n] {
         let holds_one = j.interval.is_some_and(|i| i.lo <= 1.0 && 1.0 <= i.hi);
         if row.verdicts[n] == Verdict::Inconclusive && holds_one && j.out_of_reach.is_none() {

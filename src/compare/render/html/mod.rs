@@ -145,8 +145,18 @@ td.host{font-weight:600;white-space:nowrap}
 td.fig{white-space:nowrap}
 summary{cursor:pointer;color:#333}
 svg{display:block;max-width:100%;height:auto;overflow:visible}
+table.pair td{vertical-align:middle}
+table.pair td.bar{padding:0 6px}
+table.pair svg{max-width:none}
+table.pair td.fig{white-space:normal}
+table.pair th.num{text-align:right}
+tr.section th{background:none;border-bottom:none;padding:14px 0 0}
+tr.notes td{border-bottom:none}
+td.words .detail{font-size:12px;color:#555;font-weight:normal}
+td.words.better{color:#2e7d32;font-weight:600}td.words.worse{color:#c62828;font-weight:600}
+td.words.equal{color:#555}td.words.unsure{color:#55557a}td.words.other{color:#a86f00}
 svg text{font:12px system-ui,-apple-system,'Segoe UI',sans-serif;fill:#222;white-space:pre}
-svg text.tick{fill:#666;font-size:11px}
+svg text.tick{fill:#666;font-size:12px}
 line.axis,line.tick{stroke:#999;stroke-width:1}
 line.median{stroke:#111;stroke-width:2}
 text.median{font-weight:600}

@@ -7,23 +7,20 @@ use std::fmt::Write;
 
 use super::svg::{esc, px, LogScale};
 use crate::compare::comparison::{Comparison, Row, RowKind};
-use crate::compare::fact::{Section, Unit};
-use crate::compare::render::{section_title, verdict_words};
+use crate::compare::fact::Section;
+use crate::compare::render::{section_title, verdict_parts};
 use crate::compare::verdict::{bounded, Verdict, EQUAL_WITHIN};
 
-/// Width of a section's chart, pixels, and where its parts go.
-const W: f64 = 1180.0;
-const LABEL_END: f64 = 260.0;
-const BAR0: f64 = 276.0;
-const BAR1: f64 = 620.0;
-const WORDS: f64 = 636.0;
-/// Where the figures go, after the verdict and its interval.
-const VALUES: f64 = WORDS + 300.0;
-/// Height of a row, and of its bar.
-const ROW: f64 = 22.0;
-const BAR: f64 = 13.0;
+/// Width of a row's bar, pixels (drawn at its size, never scaled), the
+/// margin inside it, and the height of a row's bar.
+const BW: f64 = 200.0;
+const PAD: f64 = 8.0;
+const ROW: f64 = 20.0;
+const BAR: f64 = 12.0;
 
-/// The legend, and one chart per section holding figures.
+/// The legend, and one table per section holding figures: the figure,
+/// its bar, the verdict, A's and B's figures, each column as wide as its
+/// content, the text as HTML text (so it never scales below its size).
 pub(super) fn bars(c: &Comparison) -> String {
     let figures: Vec<&Row> = c
         .rows
@@ -38,8 +35,9 @@ pub(super) fn bars(c: &Comparison) -> String {
          whisker is the interval of B/A. <span class=\"sw better\"></span>better, \
          <span class=\"sw worse\"></span>worse: the whole whisker beyond the band; \
          <span class=\"sw equal\"></span>\u{2248}: the whole whisker inside it; \
-         <span class=\"sw unsure\"></span>~: it straddles the band's edge (more runs \
-         decide). No whisker: no samples, the ratio against the band. Latency: lower \
+         <span class=\"sw unsure\"></span>no difference found: the whisker holds \
+         1.0 but is too wide to tell (the runs a side a \u{b1}5 % answer needs \
+         below it); ~: it straddles the band's edge. No whisker: no samples, the ratio against the band. Latency: lower \
          is better, so its bar right of the line is worse.</p>\n",
         ratio_label(scale.lo),
         ratio_label(scale.hi),
@@ -51,10 +49,13 @@ pub(super) fn bars(c: &Comparison) -> String {
             sections.push(r.section);
         }
     }
+    // one table for every section, so that their columns line up
+    out.push_str("<table class=\"pair\">\n");
     for s in sections {
         let rows: Vec<&Row> = figures.iter().copied().filter(|r| r.section == s).collect();
         out.push_str(&section(c, s, &rows, &scale));
     }
+    out.push_str("</table>\n");
     out
 }
 
@@ -76,8 +77,8 @@ fn scale(rows: &[&Row]) -> LogScale {
     LogScale {
         lo: (-widest).exp(),
         hi: widest.exp(),
-        x0: BAR0,
-        x1: BAR1,
+        x0: PAD,
+        x1: BW - PAD,
     }
 }
 
@@ -91,39 +92,164 @@ fn ratio_label(r: f64) -> String {
 
 fn section(c: &Comparison, s: Section, rows: &[&Row], scale: &LogScale) -> String {
     let mut out = format!(
-        "<section class=\"pair\">\n<h3>{}</h3>\n",
+        "<tbody class=\"pair\">\n<tr class=\"section\"><th colspan=\"5\"><h3>{}</h3></th></tr>\n<tr><th>figure</th><th>B/A</th><th>verdict</th><th class=\"num\">A</th><th class=\"num\">B</th></tr>\n",
         esc(&section_title(c, s))
     );
-    let top = 4.0;
-    let axis = top + rows.len() as f64 * ROW + 2.0;
-    let height = axis + 22.0;
+    let centre = scale.x(1.0);
+    let mut notes = Vec::new();
+    for r in rows {
+        let class = verdict_class(&r.verdicts[1]);
+        // why a line is not compared, and its marks, go below the section
+        let mut note = Vec::new();
+        let (words, detail) = match &r.verdicts[1] {
+            Verdict::NotComparable { why } => {
+                note.push(format!("not comparable: {why}"));
+                ("not comparable".to_string(), String::new())
+            }
+            _ => verdict_parts(r, 1),
+        };
+        for (n, ab) in ["A", "B"].iter().enumerate() {
+            if !r.marks[n].is_empty() {
+                note.push(format!("{ab}: {}", r.marks[n].join(", ")));
+            }
+        }
+        if !note.is_empty() {
+            notes.push(format!("{}: {}", r.label.trim(), note.join("; ")));
+        }
+        // the unit once, after the label, unless the label or the
+        // figure's text already says it
+        let unit = r
+            .unit
+            .filter(|u| !u.in_text() && !r.label.trim_end().ends_with(u.as_str()))
+            .map_or(String::new(), |u| {
+                format!(" <span class=\"unit\">{}</span>", esc(u.as_str()))
+            });
+        let detail = if detail.is_empty() {
+            String::new()
+        } else {
+            format!("<div class=\"detail\">{}</div>", esc(&detail))
+        };
+        let _ = writeln!(
+            out,
+            "<tr><td class=\"fig\">{}{unit}</td><td class=\"bar\">{}</td><td class=\"words {class}\"><span class=\"verdict\">{}</span>{detail}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+            esc(r.label.trim()),
+            bar(r, scale, centre, class),
+            esc(&words),
+            esc(&grouped(r.texts[0].as_deref().unwrap_or("-"))),
+            esc(&grouped(r.texts[1].as_deref().unwrap_or("-"))),
+        );
+    }
     let _ = writeln!(
         out,
-        "<svg class=\"bars\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\">",
-        px(W),
-        px(height),
-        px(W),
-        px(height)
+        "<tr class=\"axis\"><td></td><td class=\"bar\">{}</td><td colspan=\"3\"></td></tr>",
+        axis(scale)
     );
-    // the ±5 % band, the centre line, the ticks
+    if !notes.is_empty() {
+        out.push_str("<tr class=\"notes\"><td colspan=\"5\"><ul class=\"notes\">\n");
+        for n in notes {
+            let _ = writeln!(out, "<li>{}</li>", esc(&n));
+        }
+        out.push_str("</ul></td></tr>\n");
+    }
+    out.push_str("</tbody>\n");
+    out
+}
+
+/// One row's bar: the ±5 % band, the bar of B/A from the centre line, the
+/// interval as a whisker with end caps, a chevron when cut at the scale's
+/// end.
+fn bar(r: &Row, scale: &LogScale, centre: f64, class: &str) -> String {
+    let mut out = format!(
+        "<svg class=\"bar\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\">",
+        px(BW),
+        px(ROW),
+        px(BW),
+        px(ROW)
+    );
+    let mid = ROW / 2.0;
     let (b0, b1) = (scale.x(1.0 - EQUAL_WITHIN), scale.x(1.0 + EQUAL_WITHIN));
-    let _ = writeln!(
+    let _ = write!(
         out,
-        "<rect class=\"band\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
+        "<rect class=\"band\" x=\"{}\" y=\"0\" width=\"{}\" height=\"{}\"/>",
         px(b0),
-        px(top),
         px(b1 - b0),
-        px(axis - top)
+        px(ROW)
     );
-    let _ = writeln!(
+    if let Some(ratio) = r.ratios[1].filter(|x| *x > 0.0) {
+        let x = scale.x(ratio);
+        let (x0, x1) = (centre.min(x), centre.max(x));
+        let _ = write!(
+            out,
+            "<rect class=\"bar {class}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"><title>{}: B/A {ratio:.3}</title></rect>",
+            px(x0),
+            px(mid - BAR / 2.0),
+            px((x1 - x0).max(1.0)),
+            px(BAR),
+            esc(&r.label),
+        );
+        if let Some(i) = r.judged[1].as_ref().and_then(|j| j.interval) {
+            let (w0, w1) = (scale.x(i.lo), scale.x(i.hi));
+            let _ = write!(
+                out,
+                "<path class=\"whisker\" d=\"M{} {}V{}M{} {}H{}M{} {}V{}\"><title>{}: B/A {}, interval {} to {} ({:.1} %)</title></path>",
+                px(w0),
+                px(mid - 4.0),
+                px(mid + 4.0),
+                px(w0),
+                px(mid),
+                px(w1),
+                px(w1),
+                px(mid - 4.0),
+                px(mid + 4.0),
+                esc(&r.label),
+                bounded(ratio, 3),
+                bounded(i.lo, 3),
+                bounded(i.hi, 3),
+                i.achieved * 100.0
+            );
+        }
+        if ratio < scale.lo || ratio > scale.hi {
+            // cut at the scale's end: a chevron says it goes on
+            let (tip, back) = if ratio > 1.0 {
+                (x1 + 6.0, x1)
+            } else {
+                (x0 - 6.0, x0)
+            };
+            let _ = write!(
+                out,
+                "<path class=\"bar {class}\" d=\"M{} {}L{} {}L{} {}Z\"/>",
+                px(back),
+                px(mid - BAR / 2.0),
+                px(tip),
+                px(mid),
+                px(back),
+                px(mid + BAR / 2.0)
+            );
+        }
+    }
+    let _ = write!(
         out,
-        "<line class=\"axis\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
-        px(BAR0),
-        px(axis),
-        px(BAR1),
-        px(axis)
+        "<line class=\"centre\" x1=\"{}\" y1=\"0\" x2=\"{}\" y2=\"{}\"/></svg>",
+        px(centre),
+        px(centre),
+        px(ROW)
     );
-    // 1 always, the others where their labels do not crowd it
+    out
+}
+
+/// The ratio axis under a section's bars: 1 always, the other round
+/// ratios where their labels do not crowd it.
+fn axis(scale: &LogScale) -> String {
+    let h = 20.0;
+    let mut out = format!(
+        "<svg class=\"axis\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\"><line class=\"axis\" x1=\"{}\" y1=\"1\" x2=\"{}\" y2=\"1\"/>",
+        px(BW),
+        px(h),
+        px(BW),
+        px(h),
+        px(PAD),
+        px(BW - PAD)
+    );
     let mut kept: Vec<f64> = vec![scale.x(1.0)];
     let mut ticks = vec![1.0];
     for t in [1.25, 0.8, 2.0, 0.5, 4.0, 0.25] {
@@ -135,138 +261,34 @@ fn section(c: &Comparison, s: Section, rows: &[&Row], scale: &LogScale) -> Strin
     }
     for t in ticks {
         let x = px(scale.x(t));
-        let _ = writeln!(
+        let _ = write!(
             out,
-            "<line class=\"tick\" x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\"/><text class=\"tick\" x=\"{x}\" y=\"{}\" text-anchor=\"middle\">\u{d7}{}</text>",
-            px(axis),
-            px(axis + 4.0),
-            px(axis + 16.0),
+            "<line class=\"tick\" x1=\"{x}\" y1=\"1\" x2=\"{x}\" y2=\"5\"/><text class=\"tick\" x=\"{x}\" y=\"17\" text-anchor=\"middle\">\u{d7}{}</text>",
             ratio_label(t)
         );
     }
-    let centre = scale.x(1.0);
-    let mut notes = Vec::new();
-    for (i, r) in rows.iter().enumerate() {
-        let y = top + i as f64 * ROW;
-        let mid = y + ROW / 2.0;
-        let class = verdict_class(&r.verdicts[1]);
-        let _ = write!(
-            out,
-            "<text class=\"label\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
-            px(LABEL_END),
-            px(mid + 4.0),
-            esc(&r.label)
-        );
-        if let Some(ratio) = r.ratios[1].filter(|x| *x > 0.0) {
-            let x = scale.x(ratio);
-            let (x0, x1) = (centre.min(x), centre.max(x));
-            let _ = write!(
-                out,
-                "<rect class=\"bar {class}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"><title>{}: B/A {ratio:.3}</title></rect>",
-                px(x0),
-                px(mid - BAR / 2.0),
-                px((x1 - x0).max(1.0)),
-                px(BAR),
-                esc(&r.label),
-            );
-            if let Some(i) = r.judged[1].as_ref().and_then(|j| j.interval) {
-                // the interval: a whisker with end caps over the bar
-                let (w0, w1) = (scale.x(i.lo), scale.x(i.hi));
-                let _ = write!(
-                    out,
-                    "<path class=\"whisker\" d=\"M{} {}V{}M{} {}H{}M{} {}V{}\"><title>{}: B/A {}, interval {} to {} ({:.1} %)</title></path>",
-                    px(w0),
-                    px(mid - 4.0),
-                    px(mid + 4.0),
-                    px(w0),
-                    px(mid),
-                    px(w1),
-                    px(w1),
-                    px(mid - 4.0),
-                    px(mid + 4.0),
-                    esc(&r.label),
-                    bounded(ratio, 3),
-                    bounded(i.lo, 3),
-                    bounded(i.hi, 3),
-                    i.achieved * 100.0
-                );
-            }
-            if ratio < scale.lo || ratio > scale.hi {
-                // cut at the scale's end: a chevron says it goes on
-                let (tip, back) = if ratio > 1.0 {
-                    (x1 + 6.0, x1)
-                } else {
-                    (x0 - 6.0, x0)
-                };
-                let _ = write!(
-                    out,
-                    "<path class=\"bar {class}\" d=\"M{} {}L{} {}L{} {}Z\"/>",
-                    px(back),
-                    px(mid - BAR / 2.0),
-                    px(tip),
-                    px(mid),
-                    px(back),
-                    px(mid + BAR / 2.0)
-                );
-            }
-        }
-        // why a line is not compared, and its marks, go below the chart
-        let mut note = Vec::new();
-        let words = match &r.verdicts[1] {
-            Verdict::NotComparable { why } => {
-                note.push(format!("not comparable: {why}"));
-                "not comparable".to_string()
-            }
-            _ => verdict_words(r, 1),
-        };
-        for (n, ab) in ["A", "B"].iter().enumerate() {
-            if !r.marks[n].is_empty() {
-                note.push(format!("{ab}: {}", r.marks[n].join(", ")));
-            }
-        }
-        if !note.is_empty() {
-            notes.push(format!("{}: {}", r.label.trim(), note.join("; ")));
-        }
-        let _ = writeln!(
-            out,
-            "<text class=\"words {class}\" x=\"{}\" y=\"{}\">{}</text><text class=\"values\" x=\"{}\" y=\"{}\">{}</text>",
-            px(WORDS),
-            px(mid + 4.0),
-            esc(&words),
-            px(VALUES),
-            px(mid + 4.0),
-            esc(&values(r)),
-        );
-    }
-    out.push_str("<line class=\"centre\" ");
-    let _ = writeln!(
-        out,
-        "x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
-        px(centre),
-        px(top - 2.0),
-        px(centre),
-        px(axis)
-    );
-    out.push_str("</svg>\n");
-    if !notes.is_empty() {
-        out.push_str("<ul class=\"notes\">\n");
-        for n in notes {
-            let _ = writeln!(out, "<li>{}</li>", esc(&n));
-        }
-        out.push_str("</ul>\n");
-    }
-    out.push_str("</section>\n");
+    out.push_str("</svg>");
     out
 }
 
-/// `A 25000 → B 12500 IO/s`, the figures as the reports print them.
-fn values(r: &Row) -> String {
-    let unit = match r.unit.map_or("", Unit::after_text) {
-        "" => String::new(),
-        u => format!(" {u}"),
-    };
-    let t = |n: usize| r.texts[n].clone().unwrap_or_else(|| "-".into());
-    format!("A {} \u{2192} B {}{unit}", t(0), t(1))
+/// A figure as printed, its digits grouped by three (narrow no-break
+/// spaces) past four digits: `352 264 123`; `31.2 GB/s` and `4000` stay.
+fn grouped(text: &str) -> String {
+    let end = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (digits, rest) = text.split_at(end);
+    if digits.len() <= 4 {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push('\u{202f}');
+        }
+        out.push(d);
+    }
+    out + rest
 }
 
 /// The CSS class of a verdict: its colour.

@@ -286,20 +286,30 @@ fn names_from_reports_are_inert() {
 #[test]
 fn a_two_report_page_has_a_bar_per_ratio_and_the_verdict_beside_it() {
     let page = html(&pair());
+    // one table, one section, a row per figure: figure, bar, verdict, A, B
+    assert_eq!(page.matches("<table class=\"pair\">").count(), 1);
     assert_eq!(
-        page.matches("<svg class=\"bars\"").count(),
+        page.matches("<tbody class=\"pair\">").count(),
         1,
         "one section"
     );
     assert_eq!(page.matches("<rect class=\"bar ").count(), 3, "{page}");
-    assert_eq!(page.matches("<rect class=\"band\"").count(), 1);
-    assert_eq!(page.matches("<line class=\"centre\"").count(), 1);
+    assert_eq!(page.matches("<svg class=\"bar\"").count(), 4, "{page}");
+    assert_eq!(page.matches("<rect class=\"band\"").count(), 4);
+    assert_eq!(page.matches("<line class=\"centre\"").count(), 4);
     assert!(page.contains("<rect class=\"bar worse\""));
-    assert!(page.contains(">x0.50 worse</text>"), "{page}");
-    assert!(page.contains(">\u{2248} x1.02</text>"), "{page}");
-    assert!(page.contains(">not comparable</text>"));
+    assert!(
+        page.contains("<td class=\"words worse\"><span class=\"verdict\">x0.50 worse</span></td>"),
+        "{page}"
+    );
+    assert!(page.contains(">\u{2248} x1.02</span>"), "{page}");
+    assert!(page.contains(">not comparable</span>"));
     assert!(page.contains("Reads  ( 4 thread[s]) IO/s: not comparable: a line interrupted"));
-    assert!(page.contains("A 25000 \u{2192} B 12500 IO/s"));
+    // A's and B's figures in their own cells, digits grouped
+    assert!(
+        page.contains("<td class=\"num\">25\u{202f}000</td><td class=\"num\">12\u{202f}500</td>"),
+        "{page}"
+    );
     // the hosts are named, A and B
     assert!(page.contains("<td class=\"host\">a</td>"));
     // a worse bar ends left of the centre line, at x0.5 on the scale
@@ -309,11 +319,11 @@ fn a_two_report_page_has_a_bar_per_ratio_and_the_verdict_beside_it() {
     let centre: f64 = centre.split('"').next().unwrap().parse().unwrap();
     assert!(x < centre - 50.0, "{x} {centre}");
     // the inconclusive figure: its bar, its whisker across the centre line
-    // (0.93 to 1.25), and its words with the runs that would decide
+    // (0.93 to 1.25), and its words with the runs a ±5 % answer needs
     assert!(page.contains("<rect class=\"bar unsure\""));
     assert!(
         page.contains(
-            ">no difference found (x1.08 [0.93, 1.25]; \u{b1}5 % needs 4 runs a side)</text>"
+            ">no difference found</span><div class=\"detail\">x1.08 [0.93, 1.25]; \u{b1}5 % needs 4 runs a side</div>"
         ),
         "{page}"
     );
