@@ -3,7 +3,7 @@
 
 use super::{
     column, header_text, legend, plain_cell, section_title, table::render_table, verdict_parts,
-    verdict_words,
+    verdict_words, wrap,
 };
 use crate::compare::comparison::{Comparison, Row, RowKind};
 use crate::compare::fact::Section;
@@ -138,10 +138,11 @@ fn info_line(r: &Row, c: &Comparison, label_w: usize, style: &Style) -> String {
         .iter()
         .all(|v| matches!(v, Verdict::Reference | Verdict::Same));
     if all_same {
+        let text = format!("same: {}", r.texts[0].clone().unwrap_or_default());
         return format!(
-            "{:<label_w$}  same: {}\n",
+            "{:<label_w$}  {}",
             r.label,
-            r.texts[0].clone().unwrap_or_default()
+            hanging(&text, label_w + 2, style)
         );
     }
     let mut s = format!("{:<label_w$}  ", r.label);
@@ -151,8 +152,42 @@ fn info_line(r: &Row, c: &Comparison, label_w: usize, style: &Style) -> String {
             style.paint(&format!("{}: {t}", column(c, n)), &r.verdicts[n])
         })
         .collect();
-    s.push_str(&format!("different: {}\n", parts.join(" | ")));
+    let text = format!("different: {}", parts.join(" | "));
+    if style.color {
+        // colour codes count no columns: left whole rather than cut
+        s.push_str(&text);
+        s.push('\n');
+    } else if label_w + 2 + text.chars().count() <= style.width {
+        s.push_str(&text);
+        s.push('\n');
+    } else {
+        // too long for one line: each side on its own
+        s.push_str("different:\n");
+        for p in &parts {
+            s.push_str(&" ".repeat(label_w + 2));
+            s.push_str(&hanging(p, label_w + 2, style));
+        }
+    }
     s
+}
+
+/// `text` wrapped to the width left after `indent` columns, its next
+/// lines indented by as much; unwrapped when too little is left.
+fn hanging(text: &str, indent: usize, style: &Style) -> String {
+    if style.width < indent + 20 {
+        return format!("{text}\n");
+    }
+    let pad = " ".repeat(indent);
+    let wrapped = wrap(text, style.width - indent);
+    let mut out = String::new();
+    for (i, l) in wrapped.lines().enumerate() {
+        if i > 0 {
+            out.push_str(&pad);
+        }
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
 }
 
 /// The width one column per report takes.
