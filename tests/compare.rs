@@ -296,6 +296,20 @@ fn a_five_host_fleet_table_marks_the_outlier() {
     assert!(!n1.contains("GB/s"), "the unit is in the header: {n1}");
     assert!(!narrow.contains("B/A"), "{narrow}");
     assert!(narrow.contains("* an outlier: "), "{narrow}");
+    // columns past the width go to a next block, led by the names again
+    let table: Vec<&str> = narrow
+        .lines()
+        .skip_while(|l| !l.starts_with("report "))
+        .collect();
+    assert!(table.iter().all(|l| l.chars().count() <= 60), "{narrow}");
+    assert!(
+        table.iter().filter(|l| l.starts_with("report ")).count() > 1,
+        "{narrow}"
+    );
+    assert_eq!(
+        table.iter().filter(|l| l.starts_with("n4 ")).count(),
+        table.iter().filter(|l| l.starts_with("report ")).count()
+    );
 }
 
 /// Two runs of one host, figures 2 % apart: every figure reads "no

@@ -85,24 +85,19 @@ pub fn render_table(c: &Comparison, style: &Style) -> String {
     for (c, m) in t.median.iter().enumerate() {
         widths[c] = widths[c].max(cell(*m, c, "").chars().count());
     }
-    let line = |name: &str, cells: Vec<String>| {
-        let mut s = format!("{name:<name_w$}");
-        for (c, text) in cells.iter().enumerate() {
-            s.push_str(&format!("  {text:>w$}", w = widths[c]));
-        }
-        s.trim_end().to_string() + "\n"
-    };
-    out.push_str(&line(
-        "report",
-        t.columns.iter().map(|c| c.name.to_string()).collect(),
-    ));
-    out.push_str(&line(
-        "",
-        shared
-            .iter()
-            .map(|u| u.clone().unwrap_or_default())
-            .collect(),
-    ));
+    let mut table: Vec<(String, Vec<String>)> = vec![
+        (
+            "report".into(),
+            t.columns.iter().map(|c| c.name.to_string()).collect(),
+        ),
+        (
+            String::new(),
+            shared
+                .iter()
+                .map(|u| u.clone().unwrap_or_default())
+                .collect(),
+        ),
+    ];
     for r in &t.rows {
         let cells = (0..t.columns.len())
             .map(|c| {
@@ -122,13 +117,40 @@ pub fn render_table(c: &Comparison, style: &Style) -> String {
                 }
             })
             .collect();
-        out.push_str(&line(&r.name, cells));
+        table.push((r.name.clone(), cells));
     }
-    out.push_str(&line(
-        "median",
+    table.push((
+        "median".into(),
         (0..t.columns.len())
             .map(|c| cell(t.median[c], c, ""))
             .collect(),
     ));
+    // Columns that do not fit the width go to a next block, each block
+    // led by the report names.
+    let mut blocks: Vec<Vec<usize>> = vec![Vec::new()];
+    let mut used = name_w;
+    for (c, w) in widths.iter().enumerate() {
+        let last = blocks.last_mut().expect("one block");
+        if !last.is_empty() && used + 2 + w > style.width {
+            blocks.push(vec![c]);
+            used = name_w + 2 + w;
+        } else {
+            last.push(c);
+            used += 2 + w;
+        }
+    }
+    for (b, cols) in blocks.iter().enumerate() {
+        if b > 0 {
+            out.push('\n');
+        }
+        for (name, cells) in &table {
+            let mut s = format!("{name:<name_w$}");
+            for &c in cols {
+                s.push_str(&format!("  {:>w$}", cells[c], w = widths[c]));
+            }
+            out.push_str(s.trim_end());
+            out.push('\n');
+        }
+    }
     out
 }
