@@ -12,6 +12,8 @@
 //! * [`load`]: the sampler and the CPU arithmetic (others' CPU time,
 //!   steal, cgroup throttling), as a [`StepLoad`]; [`clock`]: the CPUs'
 //!   clock during a CPU loop step, from the same sampler.
+//! * [`procs`]: the other processes' CPU time during a step (busy with
+//!   what).
 //! * [`io`]: the I/O on each device of a storage line that was not ours.
 //! * [`reach`]: whether a storage line's bytes reached its devices.
 //! * [`mark`]: the [`Mark`]s, each with its threshold, text, parse,
@@ -23,6 +25,7 @@ pub mod clock;
 pub mod io;
 pub mod load;
 pub mod mark;
+pub mod procs;
 pub mod reach;
 
 use std::ops::Deref;
