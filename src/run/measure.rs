@@ -1,0 +1,121 @@
+//! What measures: the [`Measure`] of a run and its [`Storage`]
+//! workspace, and the live system behind them.
+
+use std::time::Duration;
+
+use crate::cli::Config;
+use crate::conditions::Sampler;
+use crate::cpu_loop::smt::SmtProbe;
+use crate::cpu_loop::{self, LoopStep};
+use crate::dd_io::{self, Advisory, Direction, IoConfig, IoSkip, LineResult};
+use crate::membw::dram::{self, DramBandwidth};
+use crate::membw::{self, DdBandwidth};
+use crate::model::BlockSize;
+use crate::sysinfo::cgroup::CgroupLimits;
+use crate::{signals, Sysroot};
+
+use super::StandIn;
+
+/// Everything that measures. Each method returns plain data.
+pub trait Measure {
+    /// One CPU loop step of `jobs` jobs; `poll` is called every 10 ms or
+    /// so while it runs (the step's sampler reads the CPUs' clock).
+    fn cpu_step(&self, jobs: u32, delay: Duration, poll: &dyn Fn()) -> LoopStep;
+    /// The dd-like memory bandwidth.
+    fn memory_bandwidth(&self, sys: &Sysroot, delay: Duration) -> anyhow::Result<DdBandwidth>;
+    /// Opens the storage workspace, or says why the sections cannot run.
+    fn open_storage(&self, cfg: &IoConfig) -> Result<Box<dyn Storage>, IoSkip>;
+    /// The SMT probe of `-x`.
+    fn smt_probe(&self, sys: &Sysroot, delay: Duration) -> SmtProbe;
+    /// The DRAM bandwidth of `-x`, its arrays within the cgroup `limits`.
+    fn dram(&self, sys: &Sysroot, limits: &CgroupLimits, delay: Duration) -> DramBandwidth;
+    /// Starts sampling what else the host did during a step (other
+    /// processes, steal, cgroup throttling), if it can be read.
+    fn load_sampler(&self, sys: &Sysroot, cpus: &[u32], limits: &CgroupLimits) -> Option<Sampler>;
+    /// The seed of the shuffles of `--repeat`'s rounds.
+    fn trial_seed(&self) -> u64;
+}
+
+/// An open storage workspace.
+pub trait Storage {
+    /// What stderr should say before the lines run.
+    fn advisories(&self) -> Vec<Advisory>;
+    /// O_DIRECT reaching the device, and the memory filesystem measured.
+    fn title_facts(&self) -> (bool, Option<String>);
+    /// Runs one line.
+    fn run_line(&mut self, bs: BlockSize, dir: Direction, jobs: u32, delay: Duration)
+        -> LineResult;
+    /// Samples the counters of these devices around each line.
+    fn watch_devices(&mut self, devices: &[String]);
+}
+
+/// The measure of this run, chosen once: the stand-in when the hidden
+/// `--fake-figures` asks for it, else the live system.
+pub fn measure_for(cfg: &Config) -> Box<dyn Measure> {
+    if cfg.fake_figures {
+        Box::new(StandIn::default())
+    } else {
+        Box::new(Live)
+    }
+}
+
+/// The live system.
+pub struct Live;
+
+impl Measure for Live {
+    fn cpu_step(&self, jobs: u32, delay: Duration, poll: &dyn Fn()) -> LoopStep {
+        cpu_loop::run_step(jobs, delay, &|| {
+            poll();
+            signals::stop_requested()
+        })
+    }
+
+    fn memory_bandwidth(&self, sys: &Sysroot, delay: Duration) -> anyhow::Result<DdBandwidth> {
+        membw::measure(sys, delay, &signals::stop_requested)
+    }
+
+    fn open_storage(&self, cfg: &IoConfig) -> Result<Box<dyn Storage>, IoSkip> {
+        Ok(Box::new(dd_io::prepare(cfg)?))
+    }
+
+    fn smt_probe(&self, sys: &Sysroot, delay: Duration) -> SmtProbe {
+        cpu_loop::smt::probe(sys, delay, &signals::stop_requested)
+    }
+
+    fn dram(&self, sys: &Sysroot, limits: &CgroupLimits, delay: Duration) -> DramBandwidth {
+        dram::measure(sys, limits, delay, &signals::stop_requested)
+    }
+
+    fn load_sampler(&self, sys: &Sysroot, cpus: &[u32], limits: &CgroupLimits) -> Option<Sampler> {
+        Sampler::start(sys, cpus, limits).ok()
+    }
+
+    /// The clock's nanoseconds: another order each run. Kept below 2^53 so
+    /// that the JSON's readers (doubles, in JavaScript or jq) read it
+    /// exactly.
+    fn trial_seed(&self) -> u64 {
+        crate::clock::unix_now_ns() & ((1 << 53) - 1)
+    }
+}
+
+impl Storage for dd_io::Workspace {
+    fn advisories(&self) -> Vec<Advisory> {
+        dd_io::Workspace::advisories(self).to_vec()
+    }
+    fn title_facts(&self) -> (bool, Option<String>) {
+        let (direct, fs) = dd_io::Workspace::title_facts(self);
+        (direct, fs.map(str::to_string))
+    }
+    fn run_line(
+        &mut self,
+        bs: BlockSize,
+        dir: Direction,
+        jobs: u32,
+        delay: Duration,
+    ) -> LineResult {
+        dd_io::Workspace::run_line(self, bs.bytes(), dir, jobs, delay, signals::stop_flag())
+    }
+    fn watch_devices(&mut self, devices: &[String]) {
+        self.set_stat_devices(devices);
+    }
+}

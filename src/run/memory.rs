@@ -1,0 +1,78 @@
+//! `[ Memory ]`.
+
+use crate::cli::Section;
+use crate::conditions::{mark, Conditions, Step};
+use crate::model::{Memory, MemoryTrial};
+use crate::sink::Item;
+use crate::sysinfo;
+
+use super::rounds::Rounds;
+use super::{Run, Stop};
+
+impl<'a> Run<'a> {
+    /// `[ Memory ]`: the total, then the dd-like bandwidth.
+    pub fn memory(&mut self) -> Result<(), Stop> {
+        if !self.cfg.runs(Section::Memory) {
+            return Ok(());
+        }
+        let total = match sysinfo::mem_total_kib(&self.sys) {
+            Ok(kib) => Some(kib),
+            Err(e) => {
+                self.console.warn(&format!("memory: {e:#}"));
+                self.report
+                    .failed_sections
+                    .add(Section::Memory, format!("{e:#}"));
+                None
+            }
+        };
+        self.report.memory = Some(Memory {
+            mem_total_kib: total,
+            dd_bandwidth: None,
+        });
+        self.emit(Item::MemoryTotal)?;
+        if self.cfg.dry_run {
+            return Ok(());
+        }
+        // With --repeat, its trials one after the other: no other step of
+        // its section to interleave with.
+        let mut rounds = Rounds::new(1, self.cfg.repeat);
+        let mut round = 1;
+        while round <= rounds.last {
+            let label = self.trial_label("Bandwidth", round);
+            self.progress("Memory", &label, 1);
+            let sampler = self.sample();
+            match self
+                .measure
+                .memory_bandwidth(&self.sys, self.cfg.loop_delay)
+            {
+                Ok(figure) => {
+                    let load = sampler.map(|s| s.finish(1.0).load);
+                    let bw = MemoryTrial {
+                        figure,
+                        marks: mark::marks(Step::Memory, load.as_ref(), None),
+                        conditions: Conditions { load },
+                    };
+                    self.explain(&bw.marks);
+                    let rounds_left = round < rounds.last;
+                    if self.after_step("memory bandwidth", bw.end.interrupted(), rounds_left)? {
+                        rounds.cut(round);
+                    }
+                    rounds.add(0, round, bw);
+                }
+                Err(e) => {
+                    self.console.warn(&format!("memory bandwidth: {e:#}"));
+                    self.report
+                        .failed_sections
+                        .add(Section::Memory, format!("{e:#}"));
+                    // The trials done, if any, are the step.
+                    rounds.cut(round - 1);
+                }
+            }
+            round += 1;
+        }
+        if let (Some(bw), Some(m)) = (rounds.ready().pop(), &mut self.report.memory) {
+            m.dd_bandwidth = Some(bw);
+        }
+        self.emit(Item::MemoryBandwidth)
+    }
+}

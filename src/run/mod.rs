@@ -1,0 +1,352 @@
+//! The runner: the report's sections in order, each measured through a
+//! [`Measure`] chosen once ([`measure_for`]: the live system, or the
+//! deterministic stand-in of the golden tests), each adding its part to the
+//! [`Report`] and handing it to the [`Output`] as soon as it is known.
+//!
+//! The runner decides nothing about text: it says *what* is known
+//! ([`Item`]), the renderers say how it reads. Messages for the user
+//! (warnings, what to do) go to stderr through the [`Console`].
+
+mod cpu;
+mod extended;
+mod measure;
+mod memory;
+mod rounds;
+mod stand_in;
+mod storage;
+
+use std::io;
+
+use crate::blockdev::{self, Target};
+use crate::cli::{Config, Section};
+use crate::conditions::{mark, Mark, Sampler};
+use crate::cpu_loop;
+use crate::model::{Report, TrialOrder};
+use crate::report::Console;
+use crate::sink::{Item, Output};
+use crate::stats::rng::Rng;
+use crate::sysinfo::cgroup::{self, CgroupLimits};
+use crate::{plan, signals, sysinfo, Sysroot};
+
+pub use measure::{measure_for, Live, Measure, Storage};
+use rounds::Countdown;
+pub use stand_in::StandIn;
+
+/// Why the run stopped early.
+#[derive(Debug)]
+pub enum Stop {
+    /// A signal aborted it (second Ctrl-C, SIGTERM, SIGHUP).
+    Aborted(i32),
+    /// stdout was closed (`quickbench | head -3`).
+    BrokenPipe,
+    /// Any other error, printed with its chain.
+    Error(anyhow::Error),
+}
+
+impl From<io::Error> for Stop {
+    fn from(e: io::Error) -> Self {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            Stop::BrokenPipe
+        } else {
+            Stop::Error(anyhow::Error::new(e).context("writing the report"))
+        }
+    }
+}
+
+/// One run of the report, section by section.
+pub struct Run<'a> {
+    cfg: &'a Config,
+    sys: Sysroot,
+    release: String,
+    measure: &'a dyn Measure,
+    out: &'a mut dyn Output,
+    console: &'a Console,
+    report: Report,
+    countdown: Countdown,
+    /// The storage behind the benchmark directory, resolved once.
+    target: Option<Option<Target>>,
+    /// The cgroup limits of this process.
+    limits: CgroupLimits,
+    /// The CPUs this process may run on.
+    cpus: Vec<u32>,
+    /// The marks have been explained on stderr.
+    marks_explained: bool,
+    /// What shuffles the rounds of `--repeat`.
+    rng: Rng,
+}
+
+impl<'a> Run<'a> {
+    /// Starts a run: checks what it needs and warns on stderr.
+    pub fn start(
+        cfg: &'a Config,
+        measure: &'a dyn Measure,
+        out: &'a mut dyn Output,
+        console: &'a Console,
+    ) -> Run<'a> {
+        let sys = cfg.sysroot.clone().map(Sysroot::new).unwrap_or_default();
+        let uname = sysinfo::uname(&sys);
+        let mut report = Report::new(uname.line(), uname.nodename.clone());
+        report.timestamp_utc = Some(crate::report::json::rfc3339_utc(crate::clock::unix_now_s()));
+        report.loop_delay_s = Some(cfg.loop_delay.as_secs_f64());
+        report.sections = cfg.sections.clone();
+        // Live, the directory as the kernel resolves it (`.` says little in
+        // a report read elsewhere); in a dump, as given. The plan names it
+        // from the report.
+        let dir = match blockdev::real_dir(&sys, &cfg.dir) {
+            Ok(real) if sys.is_live() => real,
+            _ => cfg.dir.clone(),
+        };
+        report.dir = Some(dir.display().to_string());
+        report.dry_run = cfg.dry_run;
+        report.repeat = cfg.repeat;
+        let seed = measure.trial_seed();
+        if cfg.repeat > 1 && !cfg.dry_run {
+            report.trial_order = Some(TrialOrder {
+                seed,
+                cpu_loop: Vec::new(),
+                storage_bandwidth: Vec::new(),
+            });
+        }
+        if !cfg.dry_run && cfg.loop_delay.as_secs_f64() < crate::cli::ADVISED_DELAY_S {
+            console.warn(&format!(
+                "warning: a loop delay under {} s may give unreliable results; use at least {} s for meaningful figures",
+                crate::cli::ADVISED_DELAY_S,
+                crate::cli::DEFAULT_DELAY_S
+            ));
+        }
+        for (dir, probe, fix) in [
+            ("/proc", "/proc/self", "mount -t proc proc /proc"),
+            ("/sys", "/sys/devices", "mount -t sysfs sysfs /sys"),
+            ("/dev", "/dev/null", "mount -t devtmpfs devtmpfs /dev"),
+        ] {
+            if sys.is_live() && !sys.exists(probe) {
+                console.warn(&format!(
+                    "{} is not mounted (no {}): CPU info, memory and storage need it; as root: {fix}",
+                    sys.path(dir).display(),
+                    sys.path(probe).display()
+                ));
+            }
+        }
+        let steps_left = if cfg.dry_run {
+            0
+        } else {
+            plan::estimate(&plan_input(cfg), cpu_jobs(&sys).len()).runs
+        };
+        let limits = cgroup::read_limits(&sys);
+        let cpus = crate::cpu_loop::smt::usable_cpu_list(&sys);
+        let mut run = Run {
+            cfg,
+            release: uname.release,
+            sys,
+            measure,
+            out,
+            console,
+            report,
+            countdown: Countdown {
+                steps_left,
+                delay: cfg.loop_delay,
+            },
+            target: None,
+            limits,
+            cpus,
+            marks_explained: false,
+            rng: Rng::new(seed),
+        };
+        for note in &run.limits.notes {
+            console.warn(&format!("cgroup limits: {note}"));
+        }
+        run.report.limits = Some(run.limits.clone());
+        // The header's Run line names the filesystem and device.
+        if cfg.runs(Section::Storage) || cfg.runs(Section::Io) {
+            run.target();
+        }
+        run
+    }
+
+    fn emit(&mut self, item: Item) -> Result<(), Stop> {
+        self.out.item(&self.report, item).map_err(Stop::from)
+    }
+
+    /// Checks for an abort after a step (or a trial), and clears a
+    /// one-time cut; says whether Ctrl-C cut it. `rounds_left`: rounds of
+    /// `--repeat` remain in its section, which a cut skips.
+    fn after_step(&self, what: &str, cut_short: bool, rounds_left: bool) -> Result<bool, Stop> {
+        if let Some(sig) = signals::abort_signal() {
+            return Err(Stop::Aborted(sig));
+        }
+        let cut = cut_short || signals::cut_requested();
+        if cut {
+            let skipped = if rounds_left {
+                "; the rounds left of its section are skipped"
+            } else {
+                ""
+            };
+            self.console.warn(&format!(
+                "{what} cut short by Ctrl-C (its figure covers the time it ran){skipped}; \
+                 press Ctrl-C twice within 2 s to abort"
+            ));
+        }
+        signals::clear_cut();
+        Ok(cut)
+    }
+
+    /// The progress display's name of `step` in `round`: with `--repeat`,
+    /// which trial it is.
+    fn trial_label(&self, step: &str, round: u32) -> String {
+        match self.cfg.repeat {
+            1 => step.to_string(),
+            n => format!("{step}, trial {round}/{n}"),
+        }
+    }
+
+    /// The order of a round of `steps` steps (indexes in report order):
+    /// shuffled with `--repeat` (Fisher–Yates, Knuth's Algorithm P, TAOCP
+    /// vol. 2, 3.4.2), the report's order without it or when `fixed`.
+    fn round_order(&mut self, steps: usize, fixed: bool) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..steps).collect();
+        if self.cfg.repeat > 1 && !fixed {
+            for i in (1..steps).rev() {
+                let j = self.rng.below(i as u64 + 1) as usize;
+                order.swap(i, j);
+            }
+        }
+        order
+    }
+
+    fn progress(&mut self, section: &str, step: &str, delays: u32) {
+        let left = self.countdown.start(delays);
+        self.console
+            .progress()
+            .step(section, step, self.cfg.loop_delay * delays, left);
+    }
+
+    /// Starts sampling the host's load around a step.
+    fn sample(&self) -> Option<Sampler> {
+        self.measure
+            .load_sampler(&self.sys, &self.cpus, &self.limits)
+    }
+
+    /// Says once on stderr what the marks after a figure mean.
+    fn explain(&mut self, marks: &[Mark]) {
+        if marks.is_empty() || self.marks_explained {
+            return;
+        }
+        self.marks_explained = true;
+        self.console.warn(&mark::explanation());
+    }
+
+    /// The header.
+    pub fn header(&mut self) -> Result<(), Stop> {
+        self.emit(Item::Header)
+    }
+
+    /// `[ Plan ]` of `--dry-run`: what a full run would do.
+    pub fn plan(&mut self) -> Result<(), Stop> {
+        if !self.cfg.dry_run {
+            return Ok(());
+        }
+        let target = if self.cfg.runs(Section::Io) || self.cfg.runs(Section::Storage) {
+            self.target()
+        } else {
+            None
+        };
+        let steps = cpu_jobs(&self.sys).len();
+        self.report.plan = Some(plan::build(
+            &plan_input(self.cfg),
+            target.as_ref(),
+            &self.release,
+            steps,
+            &self.sys,
+            &self.limits,
+            self.report.dir.as_deref().unwrap_or_default(),
+        ));
+        self.emit(Item::Plan)
+    }
+
+    /// Ends the run: the progress display stops, the outputs finish, and
+    /// the report is handed back.
+    pub fn finish(self) -> Result<Report, Stop> {
+        self.console.progress().idle();
+        self.out.finish(&self.report)?;
+        Ok(self.report)
+    }
+}
+
+/// Job counts of the CPU loop steps.
+fn cpu_jobs(sys: &Sysroot) -> Vec<u32> {
+    cpu_loop::job_counts(sysinfo::usable_cpus(sys))
+}
+
+/// What the plan needs of the command line.
+fn plan_input(cfg: &Config) -> plan::PlanInput {
+    plan::PlanInput {
+        dir: cfg.dir.clone(),
+        sections: cfg.sections.clone(),
+        extended: cfg.extended,
+        loop_delay: cfg.loop_delay,
+        io_blocks: cfg.io_blocks.clone(),
+        io_jobs: cfg.io_jobs.clone(),
+        max_size_bytes: cfg.max_size_bytes,
+        repeat: cfg.repeat,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::model::BlockSize;
+
+    #[test]
+    fn rounds_are_shuffled_only_with_repeat() {
+        let cfg = crate::cli::parse(["quickbench", "--repeat", "4"]).unwrap();
+        let once = crate::cli::parse(["quickbench"]).unwrap();
+        let mut out = Vec::new();
+        let console = Console::new(crate::progress::Progress::disabled());
+        let measure = StandIn::default();
+        let mut run = Run::start(&cfg, &measure, &mut out, &console);
+        let orders: Vec<Vec<usize>> = (0..8).map(|_| run.round_order(6, false)).collect();
+        for o in &orders {
+            let mut sorted = o.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, (0..6).collect::<Vec<_>>(), "a permutation");
+        }
+        assert!(orders.iter().any(|o| *o != orders[0]), "{orders:?}");
+        assert_eq!(run.round_order(6, true), (0..6).collect::<Vec<_>>());
+        let mut out = Vec::new();
+        let mut run = Run::start(&once, &measure, &mut out, &console);
+        assert_eq!(run.round_order(6, false), (0..6).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn the_plan_reads_what_the_command_line_asked() {
+        let cfg = crate::cli::parse([
+            "quickbench",
+            "2.5",
+            "-x",
+            "--dir",
+            "/srv",
+            "--only",
+            "cpu,io",
+            "--max-size",
+            "512M",
+            "--repeat",
+            "3",
+        ])
+        .unwrap();
+        assert_eq!(
+            plan_input(&cfg),
+            plan::PlanInput {
+                dir: "/srv".into(),
+                sections: vec![Section::Cpu, Section::Io],
+                extended: true,
+                loop_delay: Duration::from_millis(2500),
+                io_blocks: vec![BlockSize::K4, BlockSize::M1],
+                io_jobs: vec![1, 4, 16],
+                max_size_bytes: 512 << 20,
+                repeat: 3,
+            }
+        );
+    }
+}

@@ -1,0 +1,140 @@
+//! The rounds of `--repeat` while a section runs, and the time left for
+//! the progress display.
+
+use std::time::Duration;
+
+use crate::model::trials::TrialFigure;
+use crate::model::{Repeated, Trial};
+
+/// Time left in the run, for the progress display: timed runs (every
+/// trial of every step) not yet started, each one loop delay long.
+pub(super) struct Countdown {
+    pub(super) steps_left: u32,
+    pub(super) delay: Duration,
+}
+
+impl Countdown {
+    /// A step of `steps` delays starts: what is left, this step included.
+    pub(super) fn start(&mut self, steps: u32) -> Duration {
+        let left = self.delay * self.steps_left.max(steps);
+        self.steps_left = self.steps_left.saturating_sub(steps);
+        left
+    }
+}
+
+/// The trials of one section's steps while its rounds run, and which
+/// steps are done, so that each step's line goes out, in report order, as
+/// soon as its last trial has run.
+pub(super) struct Rounds<M> {
+    /// Trials of each step, in report order.
+    trials: Vec<Vec<Trial<M>>>,
+    /// The section's last round: N, or the round that a Ctrl-C cut.
+    pub(super) last: u32,
+    /// Trials asked for (`--repeat`).
+    repeat: u32,
+    /// Steps handed out so far.
+    done: usize,
+}
+
+impl<M: TrialFigure + Clone> Rounds<M> {
+    pub(super) fn new(steps: usize, repeat: u32) -> Self {
+        Rounds {
+            trials: vec![Vec::new(); steps],
+            last: repeat,
+            repeat,
+            done: 0,
+        }
+    }
+
+    /// Step `i` ran in `round`.
+    pub(super) fn add(&mut self, i: usize, round: u32, step: M) {
+        self.trials[i].push(Trial { round, step });
+    }
+
+    /// No round after `round` runs.
+    pub(super) fn cut(&mut self, round: u32) {
+        self.last = self.last.min(round);
+    }
+
+    /// The steps, in report order, whose last round has run and that were
+    /// not handed out yet. Without `--repeat`, a step is its one run.
+    pub(super) fn ready(&mut self) -> Vec<Repeated<M>> {
+        let mut out = Vec::new();
+        while let Some(t) = self.trials.get_mut(self.done) {
+            if t.last().map(|t| t.round) != Some(self.last) {
+                break;
+            }
+            let trials = std::mem::take(t);
+            out.push(match self.repeat {
+                1 => Repeated::once(trials.into_iter().next().expect("one trial").step),
+                _ => Repeated::of_trials(trials),
+            });
+            self.done += 1;
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu_loop::LoopStep;
+    use crate::end::End;
+    use crate::model::CpuTrial;
+    use crate::samples::Samples;
+
+    fn cpu(rate: f64) -> CpuTrial {
+        CpuTrial::plain(LoopStep {
+            jobs: 1,
+            loops_per_s_each: vec![rate],
+            loops_per_s_mean: rate,
+            elapsed_ns: 1,
+            samples: Samples::default(),
+            end: End::Complete,
+        })
+    }
+
+    #[test]
+    fn a_step_is_handed_out_when_its_last_round_has_run_in_report_order() {
+        let mut r = Rounds::new(3, 2);
+        // Round 1, in the order 2, 0, 1: nothing is done.
+        for i in [2, 0, 1] {
+            r.add(i, 1, cpu(i as f64));
+            assert!(r.ready().is_empty());
+        }
+        // Round 2, in the order 1, 0, 2: step 1 waits for step 0.
+        r.add(1, 2, cpu(10.0));
+        assert!(r.ready().is_empty());
+        r.add(0, 2, cpu(20.0));
+        let out: Vec<f64> = r.ready().iter().map(|s| s.loops_per_s_mean).collect();
+        assert_eq!(out, [0.0, 1.0], "the lower medians of steps 0 and 1");
+        r.add(2, 2, cpu(30.0));
+        let out = r.ready();
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].trials.len(), 2);
+        assert!(r.ready().is_empty(), "handed out once");
+    }
+
+    #[test]
+    fn a_cut_makes_its_round_the_last() {
+        let mut r = Rounds::new(2, 3);
+        r.add(1, 1, cpu(1.0));
+        r.add(0, 1, cpu(2.0));
+        r.add(0, 2, cpu(3.0));
+        r.cut(2);
+        assert_eq!(r.ready().len(), 1, "step 0 has run its last round");
+        r.add(1, 2, cpu(4.0));
+        let out = r.ready();
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].trials.len(), 2);
+        // Without --repeat: the one run, no trials.
+        let mut r = Rounds::new(1, 1);
+        r.add(0, 1, cpu(5.0));
+        let out = r.ready();
+        assert!(out[0].trials.is_empty() && out[0].median_trial.is_none());
+        // No run at all (the memory step failed in round 1): no step.
+        let mut r: Rounds<CpuTrial> = Rounds::new(1, 2);
+        r.cut(0);
+        assert!(r.ready().is_empty());
+    }
+}

@@ -1,0 +1,211 @@
+//! `[ Storage info ]`, `[ Storage device stack ]` and the two
+//! `[ Storage bandwidth ]` sections.
+
+use crate::blockdev::{self, Target};
+use crate::cli::Section;
+use crate::conditions::io::{other_io, OurIo};
+use crate::conditions::{mark, reach, LineConditions, Step};
+use crate::dd_io::{self, Direction, IoConfig};
+use crate::model::trials::{LineKey, StorageRounds};
+use crate::model::{BlockSize, IoSetup, IoTrial};
+use crate::sink::Item;
+
+use super::rounds::Rounds;
+use super::{Run, Stop, Storage};
+
+impl<'a> Run<'a> {
+    /// The storage behind the benchmark directory, resolved once (for the
+    /// stack, the bandwidth titles and the plan).
+    pub(super) fn target(&mut self) -> Option<Target> {
+        if self.target.is_none() {
+            let t = match blockdev::resolve_dir(&self.sys, &self.cfg.dir) {
+                Ok(t) => Some(t),
+                Err(e) => {
+                    self.console.warn(&format!("storage: {e:#}"));
+                    self.report
+                        .failed_sections
+                        .add(Section::Storage, format!("{e:#}"));
+                    None
+                }
+            };
+            self.report.storage_target = t.clone();
+            self.target = Some(t);
+        }
+        self.target.clone().flatten()
+    }
+
+    /// `[ Storage info ]`, and `[ Storage device stack ]` when stacked.
+    pub fn storage_info(&mut self) -> Result<(), Stop> {
+        if !self.cfg.runs(Section::Storage) {
+            return Ok(());
+        }
+        self.report.storage_info = Some(blockdev::storage_table(&self.sys));
+        self.emit(Item::StorageInfo)?;
+        let stack = self
+            .target()
+            .and_then(|t| blockdev::device_stack(&self.sys, &t));
+        if let Some(stack) = stack {
+            self.report.storage_stack = Some(stack);
+            self.emit(Item::StorageStack)?;
+        }
+        Ok(())
+    }
+
+    /// The two `[ Storage bandwidth ]` sections: writes then reads with
+    /// each job count, 4k then 1M.
+    pub fn storage_bandwidth(&mut self) -> Result<(), Stop> {
+        if !self.cfg.runs(Section::Io) || self.cfg.dry_run {
+            return Ok(());
+        }
+        let target = self.target();
+        let io_cfg = IoConfig {
+            dir: self.cfg.dir.clone(),
+            max_size_bytes: self.cfg.max_size_bytes,
+            sysroot: self.sys.clone(),
+            stat_dev: target.as_ref().and_then(|t| match t.devices.as_slice() {
+                [one] => Some(one.clone()),
+                _ => None,
+            }),
+            max_jobs: self.cfg.io_jobs.iter().copied().max().unwrap_or(1),
+            target: target.clone(),
+        };
+        let mut ws = match self.measure.open_storage(&io_cfg) {
+            Ok(ws) => ws,
+            Err(skip) => {
+                self.report.storage_bandwidth_skipped = Some(skip.reason.clone());
+                self.emit(Item::StorageSkipped)?;
+                self.console
+                    .warn(&format!("storage bandwidth: {}", skip.reason));
+                self.report.failed_sections.add(Section::Io, skip.reason);
+                return Ok(());
+            }
+        };
+        for a in ws.advisories() {
+            self.console.warn(&format!("storage bandwidth: {a}"));
+        }
+        // Every device under the target (through a FUSE mount, the local
+        // filesystem behind it): their counters say whether our bytes
+        // reached them and what I/O was not ours.
+        let layout = target.as_ref().map(|t| {
+            let fuse = blockdev::fuse_backing(&self.sys, t);
+            blockdev::check_layout(&self.sys, t, &fuse)
+        });
+        if let Some(l) = &layout {
+            ws.watch_devices(&l.leaf_names());
+        }
+        let (direct_io, memory_fs) = ws.title_facts();
+        self.report.storage_io = Some(IoSetup {
+            remote: target
+                .as_ref()
+                .is_some_and(|t| t.kind == blockdev::TargetKind::Network),
+            device: Some(target.map_or_else(|| "unknown device".into(), |t| t.display)),
+            memory_fs,
+            direct_io,
+        });
+        let mut errors = 0;
+        let blocks = BlockSize::ALL
+            .into_iter()
+            .filter(|b| self.cfg.io_blocks.contains(b));
+        let lines: Vec<LineKey> = [Direction::Write, Direction::Read]
+            .into_iter()
+            .flat_map(|direction| {
+                self.cfg
+                    .io_jobs
+                    .iter()
+                    .map(move |&jobs| LineKey { direction, jobs })
+            })
+            .collect();
+        for bs in blocks {
+            self.emit(Item::BandwidthTitle(bs))?;
+            let mut rounds = Rounds::new(lines.len(), self.cfg.repeat);
+            let mut orders = Vec::new();
+            let mut round = 1;
+            while round <= rounds.last {
+                // Round 1 writes before it reads (reads only touch blocks
+                // written); later rounds read what round 1 wrote.
+                let order = self.round_order(lines.len(), round == 1);
+                orders.push(order.iter().map(|&i| lines[i]).collect());
+                for i in order {
+                    let line = self.io_trial(ws.as_mut(), layout.as_ref(), bs, lines[i], round);
+                    let rounds_left = round < rounds.last;
+                    let interrupted = line.end.interrupted();
+                    if self.after_step("storage bandwidth line", interrupted, rounds_left)? {
+                        rounds.cut(round);
+                    }
+                    rounds.add(i, round, line);
+                    for line in rounds.ready() {
+                        errors += usize::from(line.end.error().is_some());
+                        self.report.storage_bandwidth.push(line);
+                        self.emit(Item::BandwidthLine(self.report.storage_bandwidth.len() - 1))?;
+                    }
+                }
+                round += 1;
+            }
+            if let Some(o) = &mut self.report.trial_order {
+                o.storage_bandwidth.push(StorageRounds {
+                    block_size_bytes: bs.bytes(),
+                    rounds: orders,
+                });
+            }
+        }
+        drop(ws);
+        if errors > 0 {
+            let reason = format!("{errors} line(s) stopped early (marked in the report)");
+            self.console.warn(&format!("storage bandwidth: {reason}"));
+            self.report.storage_bandwidth_skipped = Some(reason.clone());
+            self.report.failed_sections.add(Section::Io, reason);
+        }
+        Ok(())
+    }
+
+    /// One run of storage line `key` of block size `bs`, with its
+    /// conditions (load, other I/O, reach against `layout`); says on
+    /// stderr when an error stopped it.
+    fn io_trial(
+        &mut self,
+        ws: &mut dyn Storage,
+        layout: Option<&blockdev::DeviceLayout>,
+        bs: BlockSize,
+        key: LineKey,
+        round: u32,
+    ) -> IoTrial {
+        let LineKey { direction, jobs } = key;
+        let label = self.trial_label(&format!("{} ({jobs} thread[s])", direction.label()), round);
+        self.progress(&format!("Storage bandwidth {}", bs.label()), &label, 1);
+        let sampler = self.sample();
+        let figure = ws.run_line(bs, direction, jobs, self.cfg.loop_delay);
+        let needed = f64::from(jobs.min(self.cpus.len().max(1) as u32));
+        let mut load = sampler.map(|s| s.finish(needed).load).unwrap_or_default();
+        let deltas: Vec<(String, crate::blockdev::BlockStat)> = figure
+            .device_deltas
+            .iter()
+            .map(|d| (d.device.clone(), d.delta))
+            .collect();
+        load.io = other_io(&OurIo::of_line(&figure), &deltas);
+        let reach = layout.map(|layout| reach::judge_line(&figure, layout));
+        let line = IoTrial {
+            marks: mark::marks(Step::Storage, Some(&load), reach.as_ref()),
+            conditions: LineConditions {
+                load: Some(load),
+                reach,
+            },
+            figure,
+        };
+        self.explain(&line.marks);
+        if let Some(e) = line.end.error() {
+            let hint = match line.end.errno() {
+                Some(errno) => format!("; {}", dd_io::errno_hint(Some(errno))),
+                None => String::new(),
+            };
+            let trial = match self.cfg.repeat {
+                1 => String::new(),
+                n => format!(", trial {round} of {n}"),
+            };
+            self.console.warn(&format!(
+                "storage bandwidth ({}, {jobs} job(s){trial}): {e}{hint}",
+                bs.label()
+            ));
+        }
+        line
+    }
+}
