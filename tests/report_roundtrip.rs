@@ -7,6 +7,7 @@ use quickbench::blockdev::BlockStat;
 use quickbench::blockdev::DiskRow;
 use quickbench::conditions::io::DeviceIoShare;
 use quickbench::conditions::load::CpuLoad;
+use quickbench::conditions::procs::ProcessShare;
 use quickbench::conditions::reach::{Reach, Verdict as ReachVerdict};
 use quickbench::conditions::{Clock, StepLoad};
 use quickbench::conditions::{Mark, MarkKind, Measured};
@@ -559,6 +560,18 @@ fn marks(rng: &mut Rng) -> Vec<Mark> {
                 MarkKind::Busy => Mark::Busy {
                     others_cpu_percent: rng.below(400) as f64,
                     others_percent_of_needed: 0.0,
+                    processes: (0..rng.below(4))
+                        .map(|_| ProcessShare {
+                            pid: 0,
+                            comm: if rng.coin() {
+                                rng.name()
+                            } else {
+                                rng.pick(&["kworker/0:1H", "qb-spinner", "Web Content", "(sd-pam)"])
+                                    .replace(['(', ')'], "_")
+                            },
+                            cpu_percent: 0.0,
+                        })
+                        .collect(),
                 },
                 MarkKind::Steal => Mark::Steal {
                     percent: rng.below(100) as f64,
@@ -574,6 +587,20 @@ fn marks(rng: &mut Rng) -> Vec<Mark> {
                     devices: rng.name(),
                     percent: rng.below(500) as f64 / 10.0,
                     reads: rng.coin(),
+                },
+                MarkKind::Clock => Mark::Clock {
+                    percent: -(rng.below(60) as f64) - 5.0,
+                },
+                MarkKind::BelowMaxClock => Mark::BelowMaxClock {
+                    percent: rng.below(100) as f64,
+                },
+                MarkKind::ThermalThrottled => Mark::ThermalThrottled { events: 0 },
+                MarkKind::Swapping => Mark::Swapping {
+                    pages_in: rng.below(100_000),
+                    pages_out: rng.below(100_000),
+                },
+                MarkKind::Drift => Mark::Drift {
+                    percent: rng.below(120) as f64 - 60.0,
                 },
             },
         )

@@ -440,7 +440,7 @@ mod tests {
         assert_eq!(l.own_ns, 1_990_000_000);
         assert_eq!(l.others_ns, 0);
         assert_eq!(l.own_percent_of_needed, 99.5);
-        assert!(Mark::busy(&l).is_none() && Mark::steal(&l).is_none());
+        assert!(Mark::busy(&l, &[]).is_none() && Mark::steal(&l).is_none());
     }
 
     #[test]
@@ -453,10 +453,11 @@ mod tests {
         assert_eq!(l.others_cpu_percent, 48.0);
         assert_eq!(l.others_percent_of_needed, 24.0);
         assert_eq!(
-            Mark::busy(&l),
+            Mark::busy(&l, &[]),
             Some(Mark::Busy {
                 others_cpu_percent: 48.0,
-                others_percent_of_needed: 24.0
+                others_percent_of_needed: 24.0,
+                processes: Vec::new(),
             })
         );
     }
@@ -484,12 +485,12 @@ mod tests {
         assert_eq!(l.cpus_counted, vec![0, 1]);
         assert_eq!(l.others_ns, 20_000_000);
         assert_eq!(l.others_percent_of_needed, 2.0);
-        assert!(Mark::busy(&l).is_none());
+        assert!(Mark::busy(&l, &[]).is_none());
         // All CPUs when none is given.
         let l = cpu_load(&a, &b, &[], 1.0, HZ).unwrap();
         assert_eq!(l.cpus_counted, vec![0, 1, 2]);
         assert_eq!(l.needed_cpus, 1.0);
-        assert!(Mark::busy(&l).is_some());
+        assert!(Mark::busy(&l, &[]).is_some());
     }
 
     #[test]
@@ -527,7 +528,7 @@ mod tests {
         assert_eq!(l.needed_cpus, 2.0);
         assert_eq!(l.others_ns, 0);
         assert!((l.own_percent_of_needed - 101.5).abs() < 1e-9, "{l:?}");
-        assert!(Mark::busy(&l).is_none());
+        assert!(Mark::busy(&l, &[]).is_none());
     }
 
     #[test]
@@ -569,7 +570,7 @@ mod tests {
         assert_eq!(l.others_ns, 40_000_000);
         assert_eq!(l.resolution_ns, 60_000_000);
         assert!(l.others_percent_of_needed > BUSY_PERCENT_OF_NEEDED);
-        assert!(Mark::busy(&l).is_none());
+        assert!(Mark::busy(&l, &[]).is_none());
     }
 
     #[test]

@@ -397,7 +397,7 @@ fn printed_name(comm: &str) -> String {
         .to_string()
 }
 
-/// Names printed after a busy mark's share: the busiest few.
+/// Names printed after a busy mark's share: the busiest few, each once.
 pub const BUSY_NAMES: usize = 3;
 
 impl Mark {
@@ -425,12 +425,13 @@ impl Mark {
                 processes,
                 ..
             } => {
-                let names: Vec<String> = processes
-                    .iter()
-                    .take(BUSY_NAMES)
-                    .map(|p| printed_name(&p.comm))
-                    .filter(|n| !n.is_empty())
-                    .collect();
+                // Names once each (three compilers are one `rustc`).
+                let mut names: Vec<String> = Vec::new();
+                for n in processes.iter().map(|p| printed_name(&p.comm)) {
+                    if !n.is_empty() && !names.contains(&n) && names.len() < BUSY_NAMES {
+                        names.push(n);
+                    }
+                }
                 if names.is_empty() {
                     format!("busy {others_cpu_percent:.0} %")
                 } else {
@@ -869,16 +870,54 @@ mod tests {
                 foreign_bytes_percent: 50.0,
                 foreign_percent: 50.0,
             }],
+            processes: vec![ProcessShare {
+                pid: 42,
+                comm: "qb-spinner".into(),
+                cpu_percent: 47.0,
+            }],
+            swap: Some(crate::sysinfo::vmstat::SwapDelta {
+                pages_in: 10,
+                pages_out: 300,
+                major_faults: 12,
+            }),
+            thermal_events: Some(2),
+            below_max_clock_percent: Some(60.0),
         };
         let kinds = |v: Vec<Mark>| v.iter().map(Mark::kind).collect::<Vec<_>>();
+        let cpu = marks(Step::Cpu, Some(&load), None);
         assert_eq!(
-            kinds(marks(Step::Cpu, Some(&load), None)),
-            vec![MarkKind::Busy, MarkKind::Throttled]
+            kinds(cpu.clone()),
+            vec![
+                MarkKind::Busy,
+                MarkKind::Throttled,
+                MarkKind::BelowMaxClock,
+                MarkKind::ThermalThrottled
+            ]
         );
+        assert_eq!(cpu[0].text(), "busy 48 %: qb-spinner");
         let m = marks(Step::Storage, Some(&load), None);
         assert_eq!(m[0], Mark::Throttled { percent: 50.0 });
         assert!(matches!(m[1], Mark::OtherIo { percent, .. } if percent == 50.0));
-        assert_eq!(m.len(), 2, "{m:?}");
+        assert_eq!(
+            kinds(m[2..].to_vec()),
+            vec![MarkKind::ThermalThrottled, MarkKind::Swapping]
+        );
+        assert_eq!(m[3].text(), "swapping: 10 pages in, 300 out");
+        assert_eq!(m.len(), 4, "{m:?}");
+        // Below each threshold: none of the new marks.
+        let quiet = StepLoad {
+            swap: Some(crate::sysinfo::vmstat::SwapDelta {
+                pages_in: 0,
+                pages_out: SWAPPED_PAGES,
+                major_faults: 900,
+            }),
+            thermal_events: Some(0),
+            below_max_clock_percent: Some(BELOW_MAX_CLOCK_PERCENT),
+            ..StepLoad::default()
+        };
+        for step in [Step::Cpu, Step::Memory, Step::Storage] {
+            assert!(marks(step, Some(&quiet), None).is_empty());
+        }
         let small = StepLoad {
             throttled_percent_of_needed: Some(THROTTLED_PERCENT),
             ..StepLoad::default()

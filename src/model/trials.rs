@@ -80,6 +80,8 @@ pub trait TrialFigure {
     fn end(&self) -> &End;
     /// How the trial ended, to say that the step was cut.
     fn end_mut(&mut self) -> &mut End;
+    /// Its marks, to add those of the step's trials together (drift).
+    fn marks_mut(&mut self) -> &mut Vec<crate::conditions::Mark>;
 }
 
 impl TrialFigure for Measured<LoopStep, CpuConditions> {
@@ -91,6 +93,9 @@ impl TrialFigure for Measured<LoopStep, CpuConditions> {
     }
     fn end_mut(&mut self) -> &mut End {
         &mut self.figure.end
+    }
+    fn marks_mut(&mut self) -> &mut Vec<crate::conditions::Mark> {
+        &mut self.marks
     }
 }
 
@@ -104,6 +109,9 @@ impl TrialFigure for Measured<DdBandwidth, Conditions> {
     fn end_mut(&mut self) -> &mut End {
         &mut self.figure.end
     }
+    fn marks_mut(&mut self) -> &mut Vec<crate::conditions::Mark> {
+        &mut self.marks
+    }
 }
 
 impl TrialFigure for Measured<LineResult, LineConditions> {
@@ -115,6 +123,9 @@ impl TrialFigure for Measured<LineResult, LineConditions> {
     }
     fn end_mut(&mut self) -> &mut End {
         &mut self.figure.end
+    }
+    fn marks_mut(&mut self) -> &mut Vec<crate::conditions::Mark> {
+        &mut self.marks
     }
 }
 

@@ -286,6 +286,7 @@ mod tests {
                     throttled_percent_of_needed: Some(7.2),
                     ..StepLoad::default()
                 }),
+                probe: None,
             },
             marks: Vec::new(),
         };

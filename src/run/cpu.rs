@@ -1,7 +1,7 @@
 //! `[ CPU info ]` and `[ CPU loop ]`.
 
 use crate::cli::Section;
-use crate::conditions::{mark, CpuConditions, Sampler, Step};
+use crate::conditions::{mark, CpuConditions, Mark, ProbedClock, Sampler, Step};
 use crate::model::{CpuInfo, CpuTrial};
 use crate::sink::Item;
 use crate::sysinfo;
@@ -41,6 +41,8 @@ impl<'a> Run<'a> {
         }
         self.emit(Item::CpuLoopTitle)?;
         let jobs = cpu_jobs(&self.sys);
+        // The clock before any step has loaded the CPUs (cold).
+        self.cold_clock = self.measure.clock_probe(&self.cpus);
         let mut rounds = Rounds::new(jobs.len(), self.cfg.repeat);
         let mut round = 1;
         while round <= rounds.last {
@@ -74,12 +76,26 @@ impl<'a> Run<'a> {
         let poll = || sampler.iter().for_each(Sampler::poll);
         let figure = self.measure.cpu_step(jobs, self.cfg.loop_delay, &poll);
         let sample = sampler.map(|s| s.finish(f64::from(jobs)));
+        // The clock right after the step, while the CPUs are hot.
+        let probe = self
+            .cold_clock
+            .clone()
+            .zip(self.measure.clock_probe(&self.cpus))
+            .map(|(cold, hot)| ProbedClock { cold, hot });
+        let mut marks = mark::marks(Step::Cpu, sample.as_ref().map(|s| &s.load), None);
+        marks.extend(
+            probe
+                .as_ref()
+                .and_then(ProbedClock::mhz)
+                .and_then(|(cold, hot)| Mark::clock(cold, hot)),
+        );
         let step = CpuTrial {
             figure,
-            marks: mark::marks(Step::Cpu, sample.as_ref().map(|s| &s.load), None),
+            marks,
             conditions: CpuConditions {
                 clock: sample.as_ref().and_then(|s| s.clock),
                 load: sample.map(|s| s.load),
+                probe,
             },
         };
         self.explain(&step.marks);

@@ -318,7 +318,7 @@ impl TimeInState {
             };
             let covers = sys
                 .read_trimmed(format!("{dir}/affected_cpus"))
-                .map_or(true, |s| {
+                .is_none_or(|s| {
                     s.split_whitespace()
                         .filter_map(|c| c.parse::<u32>().ok())
                         .any(|c| cpus.contains(&c))
