@@ -80,7 +80,7 @@ fn a_busy_process_is_named_in_the_busy_mark() {
     assert!(out.status.success(), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains(&format!("the host is already busy: ")) && err.contains("qb-spinner (pid "),
+        err.contains("the host is already busy: ") && err.contains("qb-spinner (pid "),
         "{err}"
     );
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -200,6 +200,36 @@ fn cpu_steps(child: Child) -> Vec<serde_json::Value> {
     doc["cpu_loop"].as_array().unwrap().clone()
 }
 
+/// One `--repeat 6` CPU loop in a cgroup whose 0.3-CPU quota is written
+/// once the report's process has used about three rounds' CPU time (a
+/// round uses about (1 + 2 + ... jobs) x 0.5 s, plus the clock probes,
+/// 50 ms a CPU after each step): whatever the load, halfway. Returns the
+/// steps.
+fn halfway_quota_run(cg: &CpuCg, cpus: usize) -> Vec<serde_json::Value> {
+    if cg.v1 {
+        fs::write(cg.dir.join("cpu.cfs_quota_us"), "-1").unwrap();
+    } else {
+        fs::write(cg.dir.join("cpu.max"), "max 100000").unwrap();
+    }
+    let child = cg.spawn(DRIFT_ARGS);
+    let pid = child.id();
+    let counts = quickbench::cpu_loop::job_counts(cpus);
+    let jobs: f64 = counts.iter().map(|&j| f64::from(j)).sum();
+    let half = 3.0 * (jobs * 0.5 + counts.len() as f64 * 0.05 * cpus as f64);
+    let t0 = Instant::now();
+    while cpu_s(pid).is_some_and(|s| s < half) && t0.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    cg.quota(0.3);
+    cpu_steps(child)
+}
+
+/// With two CPUs the section has two steps of six trials: the seasonal
+/// Mann-Kendall test of a clean halfway drop reaches p < 0.05 four times
+/// in five (ranks only: however large the drop, the order of the trials
+/// within each half is chance). So up to three runs: a broken drift mark
+/// fails all three, a working one misses all three about once in a
+/// hundred.
 #[test]
 fn a_quota_applied_halfway_through_the_rounds_is_a_drift() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
@@ -210,28 +240,39 @@ fn a_quota_applied_halfway_through_the_rounds_is_a_drift() {
     let Some(cg) = CpuCg::new("drift") else {
         return skip("no cgroup v1 cpu hierarchy and no v2 tree offering cpu");
     };
-    let child = cg.spawn(DRIFT_ARGS);
-    let pid = child.id();
-    // A round of the CPU loop uses about (1 + 2 + ... jobs) x 0.5 s of CPU
-    // time, plus the clock probes (50 ms a CPU after each step): the quota
-    // goes in once three rounds' worth has been used, whatever the load.
-    let jobs: f64 = quickbench::cpu_loop::job_counts(cpus)
-        .iter()
-        .map(|&j| f64::from(j))
-        .sum();
-    let steps = quickbench::cpu_loop::job_counts(cpus).len() as f64;
-    let half = 3.0 * (jobs * 0.5 + steps * 0.05 * cpus as f64);
-    let t0 = Instant::now();
-    while cpu_s(pid).is_some_and(|s| s < half) && t0.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(20));
+    let mut runs = Vec::new();
+    for _ in 0..3 {
+        let steps = halfway_quota_run(&cg, cpus);
+        let found = steps
+            .iter()
+            .any(|s| kinds(s).contains(&"drift".to_string()));
+        runs.push(steps);
+        if found {
+            break;
+        }
     }
-    cg.quota(0.3);
-    let steps = cpu_steps(child);
+    let steps = runs.last().unwrap();
     let drifting: Vec<&serde_json::Value> = steps
         .iter()
         .filter(|s| kinds(s).contains(&"drift".to_string()))
         .collect();
-    assert!(!drifting.is_empty(), "no drift mark: {steps:#?}");
+    let figures: Vec<Vec<Vec<f64>>> = runs
+        .iter()
+        .map(|steps| {
+            steps
+                .iter()
+                .map(|s| {
+                    s["trials"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|t| t["loops_per_s_mean"].as_f64().unwrap().round())
+                        .collect()
+                })
+                .collect()
+        })
+        .collect();
+    assert!(!drifting.is_empty(), "no drift mark in 3 runs: {figures:?}");
     for s in drifting {
         let m = s["marks"]
             .as_array()
@@ -248,6 +289,7 @@ fn a_quota_applied_halfway_through_the_rounds_is_a_drift() {
             .iter()
             .all(|t| !kinds(t).contains(&"drift".to_string())));
     }
+    eprintln!("drift found in run {} of 3", runs.len());
 }
 
 #[test]
