@@ -2,17 +2,33 @@
 //! `quickbench::cpu_loop::mhz::probe` measures (about 50 ms a CPU) and
 //! what a slow reference measures on the same CPU: the best of 20 runs of
 //! 20 M iterations of four dependent `imul reg, reg` (3 cycles each, 12 an
-//! iteration; the loop counter runs beside it), about 80 ms a run. Also prints `cpu MHz`
-//! of `/proc/cpuinfo`. `benches/clock-probe.sh` runs it 5 times.
+//! iteration; the loop counter runs beside it), about 80 ms a run, timed
+//! in this thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), so that the
+//! other tasks of a busy host, which preempt any 80 ms run, do not count. Also prints `cpu MHz`
+//! of `/proc/cpuinfo`. Last, what one step's conditions sampler costs
+//! (start and finish, with the other processes' `/proc/<pid>/stat`, the
+//! swap, thermal and cpufreq counters), the mean of 20.
+//! `benches/clock-probe.sh` runs it 5 times.
 //!
 //! `cargo run --release --example clock_probe`
 
-use std::time::Instant;
-
+use quickbench::conditions::Sampler;
 use quickbench::cpu_loop::mhz::{probe, PER_CPU};
 use quickbench::cpu_loop::smt::usable_cpu_list;
+use quickbench::sysinfo::cgroup::read_limits;
 use quickbench::sysinfo::procstat::parse_cpuinfo_mhz;
 use quickbench::Sysroot;
+
+/// This thread's CPU time, ns.
+fn thread_cpu_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes the timespec it is given.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
 
 #[cfg(target_arch = "x86_64")]
 fn reference_mhz() -> f64 {
@@ -20,7 +36,7 @@ fn reference_mhz() -> f64 {
     let mut best = 0.0f64;
     for _ in 0..20 {
         let (mut a, b, mut n) = (1u64, 0x2545_F491_4F6C_DD1Du64, ITERS);
-        let t = Instant::now();
+        let t = thread_cpu_ns();
         // SAFETY: registers only.
         unsafe {
             core::arch::asm!(
@@ -38,7 +54,7 @@ fn reference_mhz() -> f64 {
             );
         }
         std::hint::black_box((a, n));
-        best = best.max((ITERS * 12) as f64 / t.elapsed().as_nanos() as f64 * 1000.0);
+        best = best.max((ITERS * 12) as f64 / (thread_cpu_ns() - t) as f64 * 1000.0);
     }
     best
 }
@@ -80,4 +96,14 @@ fn main() {
             100.0 * (mhz / r - 1.0)
         );
     }
+    let limits = read_limits(&sys);
+    let t = std::time::Instant::now();
+    for _ in 0..20 {
+        let s = Sampler::start(&sys, &cpus, &limits).expect("/proc/stat");
+        std::hint::black_box(s.finish(1.0));
+    }
+    println!(
+        "sampler: {:.2} ms a step (start + finish)",
+        t.elapsed().as_secs_f64() * 1000.0 / 20.0
+    );
 }
