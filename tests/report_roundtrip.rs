@@ -9,8 +9,9 @@ use quickbench::conditions::io::DeviceIoShare;
 use quickbench::conditions::load::CpuLoad;
 use quickbench::conditions::procs::ProcessShare;
 use quickbench::conditions::reach::{Reach, Verdict as ReachVerdict};
-use quickbench::conditions::{Clock, StepLoad};
+use quickbench::conditions::{Clock, ProbedClock, StepLoad};
 use quickbench::conditions::{Mark, MarkKind, Measured};
+use quickbench::cpu_loop::mhz::{ClockProbe, CpuMhz, ProbeStatus};
 use quickbench::cpu_loop::smt::{SmtPlan, SmtProbe};
 use quickbench::cpu_loop::LoopStep;
 use quickbench::dd_io::{Direction, LineResult};
@@ -387,6 +388,38 @@ fn extended(rng: &mut Rng, r: &mut Report) {
         });
         s.conditions.load = step_load(rng);
         s.figure.samples = samples(rng, s.loops_per_s_mean);
+    }
+    // The measured clock: every step probed, or none (the line is then
+    // left out); each probe as the text keeps it (one CPU at the mean).
+    if rng.coin() {
+        let unknown = rng.below(5) == 0;
+        let probe = |rng: &mut Rng| {
+            let mhz = (!unknown && rng.below(6) != 0).then(|| 400.0 + rng.below(6000) as f64);
+            ClockProbe {
+                cpus: mhz
+                    .map(|m| CpuMhz {
+                        cpu: 0,
+                        add_chain_mhz: m,
+                        imul_chain_mhz: m,
+                        mhz: Some(m),
+                    })
+                    .into_iter()
+                    .collect(),
+                status: match (mhz, unknown) {
+                    (Some(_), _) => ProbeStatus::Measured,
+                    (None, true) => ProbeStatus::UnknownArchitecture,
+                    (None, false) => ProbeStatus::NotCalibrated,
+                },
+                elapsed_ns: 0,
+            }
+        };
+        let cold = probe(rng);
+        for s in &mut r.cpu_loop {
+            s.conditions.probe = Some(ProbedClock {
+                cold: cold.clone(),
+                hot: probe(rng),
+            });
+        }
     }
     if let Some(bw) = r.memory.as_mut().and_then(|m| m.dd_bandwidth.as_mut()) {
         bw.conditions.load = step_load(rng);
