@@ -17,7 +17,7 @@ pub const ADVISED_DELAY_S: f64 = 10.0;
 /// The default loop delay, which the original's README also names as the
 /// least for statistically meaningful results.
 pub const DEFAULT_DELAY_S: f64 = 30.0;
-use crate::compare::{CompareConfig, HtmlTo};
+use crate::compare::{CompareConfig, CompareFormat, HtmlTo};
 use crate::dd_io::DEFAULT_MAX_SIZE_BYTES;
 
 pub use crate::model::trials::MAX_REPEAT;
@@ -57,6 +57,12 @@ pub struct Config {
     /// Trials of each timed step of the standard report (`--repeat`, 1 to
     /// [`MAX_REPEAT`]), interleaved round by round.
     pub repeat: u32,
+    /// Trials within each loop delay (`--trials K`); `None`: the planner
+    /// chooses ([`crate::trials::plan`]).
+    pub trials: Option<u32>,
+    /// Also write the Prometheus textfile to this file at the end of the
+    /// run (atomically), for node_exporter's textfile collector.
+    pub prometheus: Option<PathBuf>,
 }
 
 impl Config {
@@ -74,6 +80,7 @@ impl Config {
     long_about = None,
     allow_negative_numbers = true,
     after_help = "Compare reports: quickbench compare A B [C ...] (see 'quickbench compare --help').\n\
+Export stored reports: quickbench export --prometheus FILE REPORT... (see 'quickbench export --help').\n\
 Exit status: 0 every selected section ran; 1 a section could not run; \
 2 bad usage; 130 aborted by Ctrl-C (129 SIGHUP, 143 SIGTERM)."
 )]
@@ -126,6 +133,16 @@ struct Args {
     /// text prints each step's median trial, the JSON keeps them all; the run takes N times as long
     #[arg(long, value_name = "N", value_parser = parse_repeat)]
     repeat: Option<u32>,
+
+    /// Split each loop delay into K interleaved trials (1 to 20; default: 6, fewer when the
+    /// delay is short, 1 under about 1 s): the text prints each step's median trial, compare
+    /// reads their spread
+    #[arg(long, value_name = "K", value_parser = parse_trials)]
+    trials: Option<u32>,
+    /// Also write the figures as a Prometheus textfile to FILE when the run ends (replaced
+    /// atomically; for node_exporter's --collector.textfile.directory, name it *.prom)
+    #[arg(long, value_name = "FILE")]
+    prometheus: Option<PathBuf>,
 
     /// Job counts of the storage bandwidth lines (for benchmark scripts)
     #[arg(long, value_name = "LIST", value_parser = parse_jobs, hide = true)]
@@ -211,6 +228,8 @@ pub enum Command {
     Run(Config),
     /// Compare reports (`quickbench compare A B ...`).
     Compare(CompareConfig),
+    /// Export stored reports (`quickbench export --prometheus FILE R...`).
+    Export(ExportConfig),
     /// Print the man page or a completion script (`--generate KIND`).
     Generate(Generate),
 }
@@ -262,8 +281,17 @@ struct CompareArgs {
     table: bool,
 
     /// The comparison as one JSON document (schema/compare.schema.json)
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["markdown", "csv"])]
     json: bool,
+
+    /// The comparison as GitHub-flavoured Markdown tables (for a ticket or a pull request)
+    #[arg(long, conflicts_with = "csv")]
+    markdown: bool,
+
+    /// The comparison as CSV (RFC 4180): one row per line for two sides, one row per side
+    /// for more, numbers without units in their own columns, a header row
+    #[arg(long)]
+    csv: bool,
 
     /// Also write the comparison as one self-contained HTML page to FILE
     /// (- : the page on stdout, instead of the text)
@@ -304,31 +332,120 @@ where
                 HtmlTo::File(p)
             }
         });
-        if a.json && html == Some(HtmlTo::Stdout) {
-            return Err(Usage::Bad(
-                "--json and --html - both write to stdout: give --html a file name".into(),
-            ));
+        let format = if a.json {
+            Some(("--json", CompareFormat::Json))
+        } else if a.markdown {
+            Some(("--markdown", CompareFormat::Markdown))
+        } else if a.csv {
+            Some(("--csv", CompareFormat::Csv))
+        } else {
+            None
+        };
+        if let (Some((flag, _)), Some(HtmlTo::Stdout)) = (format, &html) {
+            return Err(Usage::Bad(format!(
+                "{flag} and --html - both write to stdout: give --html a file name"
+            )));
         }
         return Ok(Command::Compare(CompareConfig {
             inputs,
             split,
             table: a.table,
-            json: a.json,
+            format: format.map_or(CompareFormat::Text, |(_, f)| f),
             html,
         }));
     }
+    if args.get(1).is_some_and(|a| a == "export") {
+        let a = ExportArgs::try_parse_from(
+            std::iter::once(OsString::from("quickbench export")).chain(args[2..].iter().cloned()),
+        )?;
+        return export_config(a).map(Command::Export);
+    }
     let a = Args::try_parse_from(args)?;
+    if a.prometheus.as_ref().is_some_and(|p| p.as_os_str() == "-") {
+        return Err(Usage::Bad(
+            "the report goes to stdout: give --prometheus a file name (quickbench export --prometheus - REPORT prints a stored report's)".into(),
+        ));
+    }
     match a.generate {
         Some(kind) => Ok(Command::Generate(kind)),
         None => Ok(Command::Run(config(a))),
     }
 }
 
-/// The clap definitions of a run and of `compare`, for the man page and
-/// the completion scripts ([`crate::generate`]).
-pub fn definitions() -> (clap::Command, clap::Command) {
+#[derive(Parser, Debug)]
+#[command(
+    name = "quickbench export",
+    version,
+    about = "Export stored reports (ours in text or JSON, or the bash original's text) for other tools",
+    long_about = "Export stored reports (ours in text or JSON, or the bash original's text) \
+for other tools.\n\n\
+--prometheus FILE writes the figures in the Prometheus text format that node_exporter's \
+textfile collector reads (--collector.textfile.directory; name the file *.prom): a \
+temporary file in the same directory, then renamed over FILE, so that a scrape never \
+reads half of it. - writes to standard output. One report gives its figures with no \
+label added (the scrape's instance says which host); several reports, one per host, \
+give each figure a host label (the report's host name); two reports of one host are \
+refused: a textfile holds no history (samples carry no timestamp), Prometheus keeps it. \
+A run writes the same file itself with 'quickbench 30 --prometheus FILE'.",
+    after_help = "Exit status: 0 exported; 1 FILE or stdout cannot be written (the message \
+names it); 2 bad usage, an input that cannot be read (the message names the file and line), \
+or two reports of one host."
+)]
+struct ExportArgs {
+    /// The reports (files, or - for standard input, once)
+    #[arg(value_name = "REPORT", required = true, num_args = 1..)]
+    inputs: Vec<String>,
+
+    /// Write the Prometheus textfile to FILE, replaced atomically (- : standard output)
+    #[arg(long, value_name = "FILE", required = true)]
+    prometheus: PathBuf,
+}
+
+/// The plain [`ExportConfig`] of `quickbench export`'s arguments.
+fn export_config(a: ExportArgs) -> Result<ExportConfig, Usage> {
+    if a.inputs.iter().filter(|i| *i == "-").count() > 1 {
+        return Err(Usage::Bad(
+            "standard input (-) can be read once only".into(),
+        ));
+    }
+    let prometheus = if a.prometheus.as_os_str() == "-" {
+        ExportTo::Stdout
+    } else {
+        ExportTo::File(a.prometheus)
+    };
+    Ok(ExportConfig {
+        inputs: a.inputs,
+        prometheus,
+    })
+}
+
+/// What `quickbench export` is asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportConfig {
+    /// The reports: files, or `-` for standard input (once).
+    pub inputs: Vec<String>,
+    /// Where the Prometheus textfile goes.
+    pub prometheus: ExportTo,
+}
+
+/// Where `quickbench export` writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExportTo {
+    /// Standard output (`-`).
+    Stdout,
+    /// This file, replaced atomically.
+    File(PathBuf),
+}
+
+/// The clap definitions of a run, of `compare` and of `export`, for the
+/// man page and the completion scripts ([`crate::generate`]).
+pub fn definitions() -> (clap::Command, clap::Command, clap::Command) {
     use clap::CommandFactory;
-    (Args::command(), CompareArgs::command())
+    (
+        Args::command(),
+        CompareArgs::command(),
+        ExportArgs::command(),
+    )
 }
 
 /// Parses the command line of a run (`args` includes the program name).
@@ -372,6 +489,18 @@ fn config(a: Args) -> Config {
         text_out: a.text_out,
         fake_figures: a.fake_figures,
         repeat: a.repeat.unwrap_or(1),
+        prometheus: a.prometheus,
+        trials: a.trials,
+    }
+}
+
+/// A `--trials`: a whole number of trials from 1 to
+/// [`crate::trials::MAX_TRIALS`].
+pub fn parse_trials(s: &str) -> Result<u32, String> {
+    let max = crate::trials::MAX_TRIALS;
+    match s.parse::<u32>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!("'{s}' is not a number of trials from 1 to {max}")),
     }
 }
 
@@ -547,6 +676,7 @@ mod tests {
     fn clap_definition_is_consistent() {
         Args::command().debug_assert();
         CompareArgs::command().debug_assert();
+        ExportArgs::command().debug_assert();
     }
 
     #[test]
@@ -586,7 +716,9 @@ mod tests {
             other => panic!("{other:?}"),
         }
         match parse_command(["quickbench", "compare", "a", "--json", "--", "b"]) {
-            Ok(Command::Compare(c)) => assert_eq!((c.split, c.json), (Some(1), true)),
+            Ok(Command::Compare(c)) => {
+                assert_eq!((c.split, c.format), (Some(1), CompareFormat::Json))
+            }
             other => panic!("{other:?}"),
         }
         match parse_command(["quickbench", "compare", "a", "b"]) {

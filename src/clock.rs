@@ -1,6 +1,7 @@
 //! The wall clock of a run: when it started, in seconds since the Unix
-//! epoch. Measuring lives here, not in a renderer; how a timestamp reads
-//! (RFC 3339 in the JSON, minutes in the text's header) is the renderers'.
+//! epoch. Measuring lives here, not in a renderer. The runner stores the
+//! start in the report as RFC 3339 text (`report::json::rfc3339_utc`);
+//! the text's header prints it to the minute.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 

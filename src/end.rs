@@ -85,6 +85,42 @@ impl End {
         }
     }
 
+    /// The words after a line that did not run its whole time:
+    /// `interrupted`, `stopped: EIO` (the errno's name, [`errno_name`]),
+    /// `stopped`; `None` when it did. The renderers print them between
+    /// parentheses, compare beside its figures.
+    pub fn text(&self) -> Option<String> {
+        match self {
+            End::Complete => None,
+            End::Interrupted => Some("interrupted".into()),
+            End::Stopped { errno: Some(e), .. } => Some(format!("stopped: {}", errno_name(*e))),
+            End::Stopped { errno: None, .. } => Some("stopped".into()),
+        }
+    }
+
+    /// How a step ended, from the words [`End::text`] prints (the error
+    /// read back is those words; the errno is the one [`ERRNO_NAMES`]
+    /// names so, if any). `None` for any other text.
+    pub fn parse(text: &str) -> Option<End> {
+        let stopped = |errno| End::Stopped {
+            error: text.to_string(),
+            errno,
+            interrupted: false,
+        };
+        match text {
+            "interrupted" => Some(End::Interrupted),
+            "stopped" => Some(stopped(None)),
+            _ => text.strip_prefix("stopped: ").map(|name| {
+                stopped(
+                    ERRNO_NAMES
+                        .iter()
+                        .find(|(_, n)| *n == name)
+                        .map(|(e, _)| *e),
+                )
+            }),
+        }
+    }
+
     /// An error stopped the step; the first error is the one kept.
     pub fn stop(&mut self, error: String, errno: Option<i32>) {
         if self.error().is_none() {
@@ -95,6 +131,29 @@ impl End {
             };
         }
     }
+}
+
+/// The errnos the storage engine meets and names in a report
+/// (`stopped: ENOSPC`); any other prints as `error`.
+pub const ERRNO_NAMES: [(i32, &str); 10] = [
+    (libc::ENOSPC, "ENOSPC"),
+    (libc::EIO, "EIO"),
+    (libc::EROFS, "EROFS"),
+    (libc::EACCES, "EACCES"),
+    (libc::EPERM, "EPERM"),
+    (libc::EDQUOT, "EDQUOT"),
+    (libc::EINVAL, "EINVAL"),
+    (libc::EFBIG, "EFBIG"),
+    (libc::ENOENT, "ENOENT"),
+    (libc::ENOTDIR, "ENOTDIR"),
+];
+
+/// The symbolic name of `errno` ([`ERRNO_NAMES`]), `error` for another.
+pub fn errno_name(errno: i32) -> &'static str {
+    ERRNO_NAMES
+        .iter()
+        .find(|(e, _)| *e == errno)
+        .map_or("error", |(_, n)| n)
 }
 
 /// The JSON form of an [`End`]: the storage line's keys.
@@ -177,6 +236,33 @@ mod tests {
         assert!(!e.interrupted());
         e.interrupt();
         assert!(e.interrupted(), "a cut after the error still counts");
+    }
+
+    #[test]
+    fn its_words_read_back() {
+        let stopped = |errno| End::Stopped {
+            error: "/d: write at offset 0: EIO".into(),
+            errno,
+            interrupted: false,
+        };
+        assert_eq!(End::Complete.text(), None);
+        assert_eq!(End::Interrupted.text().as_deref(), Some("interrupted"));
+        assert_eq!(stopped(Some(5)).text().as_deref(), Some("stopped: EIO"));
+        assert_eq!(
+            stopped(Some(4242)).text().as_deref(),
+            Some("stopped: error")
+        );
+        assert_eq!(stopped(None).text().as_deref(), Some("stopped"));
+        for (errno, name) in ERRNO_NAMES {
+            assert_eq!(errno_name(errno), name);
+            let back = End::parse(&format!("stopped: {name}")).unwrap();
+            assert_eq!(back.errno(), Some(errno), "{name}");
+            assert_eq!(back.text(), stopped(Some(errno)).text());
+        }
+        assert_eq!(End::parse("interrupted"), Some(End::Interrupted));
+        assert_eq!(End::parse("stopped").unwrap().errno(), None);
+        assert_eq!(End::parse("stopped: error").unwrap().errno(), None);
+        assert_eq!(End::parse("busy"), None);
     }
 
     #[test]

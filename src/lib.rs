@@ -13,6 +13,7 @@ pub mod conditions;
 pub mod cpu_loop;
 pub mod dd_io;
 pub mod end;
+pub mod export;
 pub mod fsclass;
 pub mod generate;
 pub mod membw;
@@ -28,6 +29,7 @@ pub mod stats;
 pub mod sysinfo;
 pub mod sysroot;
 pub mod textutil;
+pub mod trials;
 pub mod units;
 
 pub use sysroot::Sysroot;

@@ -8,11 +8,12 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use quickbench::cli::{self, Command, Config, Usage};
-use quickbench::compare::{self, CompareConfig, HtmlTo, Style};
+use quickbench::cli::{self, Command, Config, ExportConfig, ExportTo, Usage};
+use quickbench::compare::{self, CompareConfig, CompareFormat, HtmlTo, Style};
 use quickbench::progress::Progress;
 use quickbench::report::json::JsonSink;
 use quickbench::report::text::TextSink;
+use quickbench::report::textfile::{self, TextfileSink};
 use quickbench::report::{self, Console, FileOut};
 use quickbench::run::{self, Run, Stop};
 use quickbench::signals;
@@ -26,9 +27,21 @@ fn main() -> ExitCode {
     let cfg = match cli::parse_command(std::env::args_os()) {
         Ok(Command::Run(c)) => c,
         Ok(Command::Compare(c)) => return compare(&c),
+        Ok(Command::Export(c)) => return export(&c),
         Ok(Command::Generate(kind)) => return generate(kind),
         Err(u) => return usage(u),
     };
+    // Before the run, not after it: a path that cannot take the textfile
+    // is bad usage.
+    if let Some(path) = &cfg.prometheus {
+        if let Err(e) = textfile::check_writable(path) {
+            report::stderr_line(&format!(
+                "--prometheus {}: cannot write there: {e} (give a file in an existing, writable directory)",
+                path.display()
+            ));
+            return ExitCode::from(2);
+        }
+    }
     signals::install();
     let console = Console::new(Progress::stderr(cfg.quiet));
     let progress = Progress::disabled();
@@ -88,6 +101,10 @@ fn outputs<'p>(
             file_progress,
         )));
     }
+    // Last: it writes when the run finishes, after the report is out.
+    if let Some(path) = &cfg.prometheus {
+        out.push(Box::new(TextfileSink::new(path)));
+    }
     Ok(out)
 }
 
@@ -105,7 +122,34 @@ fn compare(cfg: &CompareConfig) -> ExitCode {
     let grouping = cfg
         .split
         .map_or(compare::Grouping::Auto, compare::Grouping::Split);
-    let c = compare::compare_grouped(&inputs, grouping);
+    // Compute what the outputs show, nothing more: the fleet table and
+    // page judge no pair, the text no bootstrap interval.
+    let style = stdout_style();
+    let c = compare::compare_for(&inputs, grouping, |c| {
+        let page = || {
+            if c.sides.len() > 2 {
+                compare::Detail::KeyFigures
+            } else {
+                compare::Detail::Verdicts
+            }
+        };
+        let stdout = if cfg.html == Some(HtmlTo::Stdout) {
+            page()
+        } else if cfg.format == CompareFormat::Json {
+            compare::Detail::Full
+        } else if cfg.format != CompareFormat::Text {
+            // Markdown and CSV: the fleet table for more than two sides.
+            page()
+        } else if compare::shows_table(c, &style, cfg.table) {
+            compare::Detail::KeyFigures
+        } else {
+            compare::Detail::Verdicts
+        };
+        match cfg.html {
+            Some(HtmlTo::File(_)) => stdout.max(page()),
+            _ => stdout,
+        }
+    });
     if let Some(HtmlTo::File(path)) = &cfg.html {
         if let Err(e) = std::fs::write(path, compare::html(&c)) {
             report::stderr_line(&format!(
@@ -117,12 +161,49 @@ fn compare(cfg: &CompareConfig) -> ExitCode {
     }
     let text = if cfg.html == Some(HtmlTo::Stdout) {
         compare::html(&c)
-    } else if cfg.json {
-        compare::render_json(&c)
     } else {
-        compare::render_text(&c, &stdout_style(), cfg.table)
+        match cfg.format {
+            CompareFormat::Json => compare::render_json(&c),
+            CompareFormat::Markdown => compare::render_markdown(&c),
+            CompareFormat::Csv => compare::render_csv(&c),
+            CompareFormat::Text => compare::render_text(&c, &style, cfg.table),
+        }
     };
     print_stdout(text.as_bytes(), "the comparison")
+}
+
+/// `quickbench export`: the Prometheus textfile of stored reports, in a
+/// file (replaced atomically) or on stdout; exit 0, 2 when an input cannot
+/// be read or two are of one host, 1 when the file or stdout cannot be
+/// written, 141 when stdout was closed early.
+fn export(cfg: &ExportConfig) -> ExitCode {
+    let inputs = match compare::load(&cfg.inputs) {
+        Ok(i) => i,
+        Err(e) => {
+            report::stderr_line(&format!("{e}"));
+            return ExitCode::from(2);
+        }
+    };
+    let text = match quickbench::export::prometheus_textfile(&inputs) {
+        Ok(t) => t,
+        Err(e) => {
+            report::stderr_line(&e);
+            return ExitCode::from(2);
+        }
+    };
+    match &cfg.prometheus {
+        ExportTo::Stdout => print_stdout(text.as_bytes(), "the Prometheus textfile"),
+        ExportTo::File(path) => match textfile::write_atomically(path, text.as_bytes()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                report::stderr_line(&format!(
+                    "{}: cannot write the Prometheus textfile: {e} (give --prometheus a file in a writable directory, or - for stdout)",
+                    path.display()
+                ));
+                ExitCode::from(1)
+            }
+        },
+    }
 }
 
 /// `quickbench --generate KIND`: the man page or a completion script on

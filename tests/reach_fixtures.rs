@@ -12,7 +12,7 @@ use quickbench::blockdev::{
     cache_caveat, check_layout, device_layout, fuse_backing, resolve_dir, BackingFrom, CacheCaveat,
     TargetKind,
 };
-use quickbench::conditions::reach::{judge, Verdict};
+use quickbench::conditions::reach::{judge, ReachVerdict};
 use quickbench::dd_io::{DeviceDelta, Direction};
 
 fn names(v: &[quickbench::blockdev::LayoutLeaf]) -> Vec<(&str, Option<&str>, f64)> {
@@ -63,7 +63,7 @@ fn lvm_on_luks_on_a_raid1_reaches_both_partitions_twice() {
     // A healthy mirror: each partition wrote our 64 MiB.
     let d = [writes("sda1", 64 << 20), writes("sdb1", 64 << 20)];
     let r = judge(Direction::Write, 64 << 20, &d, &l);
-    assert_eq!(r.verdict, Verdict::Reached, "{r:?}");
+    assert_eq!(r.verdict, ReachVerdict::Reached, "{r:?}");
     assert_eq!(r.device_equivalent_bytes, Some(64 << 20));
 }
 

@@ -12,7 +12,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use quickbench::blockdev::{check_layout, daemon_dirs, fuse_backing, resolve_dir, BackingFrom};
-use quickbench::conditions::reach::{judge_line, Reach, Verdict};
+use quickbench::conditions::reach::{judge_line, Reach, ReachVerdict};
 use quickbench::dd_io::{self, Direction, IoConfig, LineResult};
 use quickbench::Sysroot;
 
@@ -226,13 +226,13 @@ fn reads_through_bindfs_are_cached_and_direct_ones_reach_the_loop_device() {
     for (r, reach, text) in lines(&via_source, &leaves) {
         if r.direction == Direction::Read {
             assert!(
-                matches!(reach.verdict, Verdict::Cached { .. }),
+                matches!(reach.verdict, ReachVerdict::Cached { .. }),
                 "through FUSE: {text}"
             );
         }
     }
     for (_, reach, text) in lines(&s.data(), &leaves) {
-        assert_eq!(reach.verdict, Verdict::Reached, "direct: {text}");
+        assert_eq!(reach.verdict, ReachVerdict::Reached, "direct: {text}");
     }
 }
 

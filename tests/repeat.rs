@@ -87,7 +87,16 @@ fn the_stand_ins_trials_validate_with_and_without_extended() {
     let dir = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR")).unwrap();
     let d = dir.path().to_str().unwrap();
     for extra in [&[][..], &["-x"][..]] {
-        let mut args = vec!["--fake-figures", "--repeat", "3", "0.1", "--dir", d];
+        let mut args = vec![
+            "--fake-figures",
+            "--repeat",
+            "3",
+            "--trials",
+            "1",
+            "0.1",
+            "--dir",
+            d,
+        ];
         args.extend(extra);
         args.extend(["--json", "-q"]);
         let doc = json_of(&qb(&args));
@@ -158,7 +167,9 @@ fn a_live_cpu_loop_keeps_three_interleaved_trials_of_each_step() {
     let text_out = dir.path().join("report.txt");
     let t0 = Instant::now();
     let out = Command::new(env!("CARGO_BIN_EXE_quickbench"))
-        .args(["0.3", "--repeat", "3", "--only", "cpu", "--json", "-q"])
+        .args([
+            "0.3", "--repeat", "3", "--trials", "1", "--only", "cpu", "--json", "-q",
+        ])
         .arg("--text-out")
         .arg(&text_out)
         .output()
@@ -210,7 +221,7 @@ fn a_live_cpu_loop_keeps_three_interleaved_trials_of_each_step() {
     assert!(text.contains(" × 3 trials, "), "{text}");
     // The seed is the clock's: two runs do not share it.
     let again = json_of(&qb(&[
-        "0.1", "--repeat", "2", "--only", "cpu", "--json", "-q",
+        "0.1", "--repeat", "2", "--trials", "1", "--only", "cpu", "--json", "-q",
     ]));
     assert_ne!(again["trial_order"]["seed"], order["seed"]);
 }
@@ -219,7 +230,9 @@ fn a_live_cpu_loop_keeps_three_interleaved_trials_of_each_step() {
 fn one_ctrl_c_ends_the_trial_and_skips_the_rounds_left() {
     let t0 = Instant::now();
     let child = Command::new(env!("CARGO_BIN_EXE_quickbench"))
-        .args(["2", "--repeat", "3", "--only", "cpu", "--json", "-q"])
+        .args([
+            "2", "--repeat", "3", "--trials", "1", "--only", "cpu", "--json", "-q",
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -294,6 +307,8 @@ fn storage_lines_keep_two_trials_on_ext4() {
             "-q",
             "--repeat",
             "2",
+            "--trials",
+            "1",
             "--only",
             "io",
             "--io-jobs",
@@ -381,4 +396,68 @@ fn the_run_line_reads_back_its_trials() {
         let e = read_text("c.txt", &header(bad)).unwrap_err().to_string();
         assert!(e.contains("c.txt") && e.contains("trials"), "{e}");
     }
+}
+
+/// A default short run (no `--repeat`, no `--trials`) splits each CPU loop
+/// step's 1.5 s into 6 trials of 250 ms, and two such reports compare by
+/// their measured spreads (rank interval), one report a side.
+#[test]
+fn a_default_short_run_carries_trials_and_compares_by_their_spread() {
+    let d = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for name in ["a.json", "b.json"] {
+        let doc = json_of(&qb(&["1.5", "--only", "cpu", "--json", "-q"]));
+        assert_valid(&doc);
+        assert_eq!(doc["trials_per_delay"], 6, "{doc:#}");
+        for s in doc["cpu_loop"].as_array().unwrap() {
+            let t = trials(s, "loops_per_s_mean");
+            assert_eq!(t.len(), 6, "{s:#}");
+            let rounds: Vec<u64> = t.iter().map(|t| t.0).collect();
+            let mut sorted = rounds.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, [1, 2, 3, 4, 5, 6], "a trial a round");
+            for trial in s["trials"].as_array().unwrap() {
+                let ns = trial["elapsed_ns"].as_f64().unwrap();
+                // A sixth of 1.5 s, give or take what a loaded host
+                // adds: shorter than the whole delay in any case.
+                assert!((0.24e9..1.2e9).contains(&ns), "a sixth of 1.5 s: {ns}");
+            }
+        }
+        let f = d.path().join(name);
+        std::fs::write(&f, serde_json::to_vec(&doc).unwrap()).unwrap();
+        files.push(f);
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_quickbench"))
+        .arg("compare")
+        .arg("--json")
+        .args(&files)
+        .output()
+        .unwrap();
+    let c = json_of(&out);
+    let mut rows = 0;
+    for r in c["rows"].as_array().unwrap() {
+        if r["kind"] != "figure" || r["section"] != "CPU loop" {
+            continue;
+        }
+        rows += 1;
+        let j = &r["judged"][1];
+        if j.is_null() {
+            // every trial of a side distorted (a busy host): no verdict
+            assert_eq!(r["verdicts"][1]["verdict"], "distorted", "{r}");
+            continue;
+        }
+        let n = |side: &str| j[format!("n_{side}")].as_u64().unwrap();
+        let out = |side: &str| j[format!("left_out_{side}")].as_u64().unwrap();
+        assert_eq!(n("a") + out("a"), 6, "{r}");
+        assert_eq!(n("b") + out("b"), 6, "{r}");
+        if n("a") >= 3 && n("b") >= 3 {
+            assert_eq!(j["spread"]["kind"], "measured", "{r}");
+            // the interval the verdict read, or the words that say why none
+            assert!(
+                j["interval"].is_object() != j["out_of_reach"].is_object(),
+                "{r}"
+            );
+        }
+    }
+    assert!(rows > 0, "{c:#}");
 }

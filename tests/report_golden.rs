@@ -167,7 +167,8 @@ fn dry_run_plan_on_a_fixture_is_byte_exact() {
     assert_eq!(got, golden("dry-run-lvm-luks-md.txt", &got));
 }
 
-/// `--repeat 3` with the stand-in: the standard layout, each step's line
+/// `--repeat 3` with one trial a delay (`--trials 1`) with the stand-in:
+/// the standard layout, each step's line
 /// its median trial (the stand-in's third run of each step, 1 % above the
 /// first), the `Run` line saying the trials; and a JSON document holding
 /// the three trials of every step, in a fixed order, that renders to the
@@ -177,7 +178,16 @@ fn three_trials_of_the_whole_report_are_byte_exact() {
     let fx = common_blockdev::Fx::new();
     common_blockdev::lvm_luks_md(&fx);
     x86_smt_host(fx.tmp.path());
-    let args = ["--fake-figures", "--dir", "/var/lib", "--repeat", "3", "12"];
+    let args = [
+        "--fake-figures",
+        "--dir",
+        "/var/lib",
+        "--repeat",
+        "3",
+        "--trials",
+        "1",
+        "12",
+    ];
     let got = run_masked(fx.tmp.path(), &args);
     assert_eq!(got, golden("whole-report-lvm-luks-md-repeat3.txt", &got));
     // Line for line the layout of one trial: only the Run line and the
@@ -255,4 +265,45 @@ fn three_trials_of_the_whole_report_are_byte_exact() {
     lines[4] = "Run       : loop delay 12 s × 3 trials, /var/lib (xfs on dm-1), date unknown";
     let masked = got.replace(", <date>", ", date unknown");
     assert_eq!(lines.join("\n") + "\n", masked);
+}
+
+/// By default a 12 s delay is 6 trials of every step: the text is the
+/// one-block layout but for the `Run` line (the stand-in's median of 6 is
+/// its first run's figure), and the JSON holds 6 trials of every step, each
+/// of a sixth of the delay, in 6 shuffled rounds.
+#[test]
+fn a_default_report_carries_six_trials_a_step() {
+    let fx = common_blockdev::Fx::new();
+    common_blockdev::lvm_luks_md(&fx);
+    x86_smt_host(fx.tmp.path());
+    let out = Command::cargo_bin("quickbench")
+        .unwrap()
+        .arg("--sysroot")
+        .arg(fx.tmp.path())
+        .args(["--fake-figures", "--dir", "/var/lib", "--json", "12"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["trials_per_delay"], 6);
+    assert!(doc.get("repeat").is_none(), "{doc}");
+    assert_eq!(doc["trial_order"]["cpu_loop"].as_array().unwrap().len(), 6);
+    for step in doc["cpu_loop"].as_array().unwrap() {
+        let trials = step["trials"].as_array().unwrap();
+        assert_eq!(trials.len(), 6);
+        for t in trials {
+            // a sixth of the 12 s delay each
+            assert_eq!(t["elapsed_ns"], 2_000_000_000u64);
+        }
+    }
+    for line in doc["storage_bandwidth"].as_array().unwrap() {
+        assert_eq!(line["trials"].as_array().unwrap().len(), 6);
+    }
+    assert_eq!(
+        doc["memory"]["dd_bandwidth"]["trials"]
+            .as_array()
+            .unwrap()
+            .len(),
+        6
+    );
 }

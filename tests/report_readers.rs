@@ -186,46 +186,7 @@ fn a_live_run_reads_back_byte_for_byte() {
 /// (its last release that found the device by device number; titles name
 /// it). Printed as is, including the `grep:` error its device lookup sent
 /// to the terminal.
-const BASH_F56350B: &str = "Quickbench: 1.0
-Kernel    : Linux vm 6.18.44-fc-v1045 #1 SMP PREEMPT_DYNAMIC @0 x86_64 GNU/Linux
-Bash      : GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)
-dd        : dd (coreutils) 9.1
-
-[ CPU info ]
-Model name:                              AMD EPYC
-Thread(s) per core:                      1
-Core(s) per socket:                      2
-Socket(s):                               1
-
-[ CPU loop ]
- 1 // jobs :     374339 loop/job/s
- 2 // jobs :     370382 loop/job/s
-
-[ Memory ]
-Total    : 24105 MB
-Bandwidth: 30.9 GB/s
-
-[ Storage info ]
-Name      Bus     Size(GB)  QDepth  Model
-vda       virtio      256        ?  ?
-grep: /sys/block/*/*/dev: No such file or directory
-
-[ Storage bandwidth - 4k blocks (vda) ]
-Writes ( 1 thread[s]):     66 MB/s   16256 IO/s       0 µs avg. lat.
-Writes ( 4 thread[s]):    115 MB/s   28091 IO/s       0 µs avg. lat.
-Writes (16 thread[s]):    127 MB/s   31084 IO/s       0 µs avg. lat.
-Reads  ( 1 thread[s]):     83 MB/s   20294 IO/s       0 µs avg. lat.
-Reads  ( 4 thread[s]):    127 MB/s   31234 IO/s       0 µs avg. lat.
-Reads  (16 thread[s]):    128 MB/s   31421 IO/s       0 µs avg. lat.
-
-[ Storage bandwidth - 1M blocks (vda) ]
-Writes ( 1 thread[s]):    439 MB/s     841 IO/s       2 µs avg. lat.
-Writes ( 4 thread[s]):    641 MB/s     613 IO/s       2 µs avg. lat.
-Writes (16 thread[s]):    739 MB/s     922 IO/s       2 µs avg. lat.
-Reads  ( 1 thread[s]):    494 MB/s     472 IO/s       1 µs avg. lat.
-Reads  ( 4 thread[s]):    586 MB/s     728 IO/s       2 µs avg. lat.
-Reads  (16 thread[s]):    657 MB/s     766 IO/s       2 µs avg. lat.
-";
+const BASH_F56350B: &str = include_str!("common_reports/bash-original-f56350b.txt");
 
 /// Its newest commit on the same guest: it stops after the storage table.
 const BASH_HEAD_STOPPED: &str = "Quickbench: 1.0
@@ -658,9 +619,12 @@ Prefetch  : on
             }
         }
         if i == 1 {
-            // The line with `(+N not ours)` is not read; the other one is.
-            assert_eq!(r.storage_bandwidth[0].lat_p50_us, 0.0);
+            // The line with `(+N not ours)` reads up to its percentiles
+            // (they are not zeros); the other one reads whole.
+            assert_eq!(r.storage_bandwidth[0].lat_p50_us, 38.5);
+            assert_eq!(r.storage_bandwidth[0].ios, 0, "the older tail is not read");
             assert_eq!(r.storage_bandwidth[1].lat_p50_us, 39.5);
+            assert!(x.latency_unread.is_empty(), "{:?}", x.latency_unread);
         }
     }
 }
@@ -674,4 +638,86 @@ fn a_repeated_extended_text_report_reads_structured() {
     assert!(r.raw_sections.is_empty(), "{:?}", r.raw_sections);
     assert!(!r.extended.as_ref().unwrap().kept_as_text);
     assert!(r.cpu_loop.iter().all(|s| s.samples.count() > 0));
+}
+
+/// A JSON report is checked where it is read: a figure no run can write
+/// (negative, not finite, beyond 2^64), an index outside its list, trials
+/// that disagree with `repeat`. Each mutation of a real `--repeat 3`
+/// report is refused, naming the file, the JSON path of the field and
+/// what was expected; `compare` exits 2 on it.
+#[test]
+fn a_json_figure_no_run_can_write_is_refused_by_its_path() {
+    // One trial a delay, so that `repeat` alone sets the trials a step.
+    let (_, json) = fixture_run(&["--repeat", "3", "--trials", "1"]);
+    read_report("r.json", &json).expect("the report as written reads");
+    type Mutation = fn(&mut serde_json::Value);
+    let cases: [(&str, Mutation, &str); 8] = [
+        (
+            "cpu_loop[0].loops_per_s_mean",
+            |d| d["cpu_loop"][0]["loops_per_s_mean"] = (-5.0).into(),
+            "is -5: expected a figure from 0",
+        ),
+        (
+            "cpu_loop[1].trials[2].loops_per_s_each[0]",
+            |d| d["cpu_loop"][1]["trials"][2]["loops_per_s_each"][0] = 1e308.into(),
+            "is 1.000e308: expected a figure from 0 to below 2^64",
+        ),
+        (
+            "cpu_loop[0].median_trial",
+            |d| d["cpu_loop"][0]["median_trial"] = 99.into(),
+            "is 99: expected an index into the step's 3 trials (0 to 2)",
+        ),
+        (
+            "storage_bandwidth[3].trials",
+            |d| {
+                let l = &mut d["storage_bandwidth"][3];
+                l["trials"].as_array_mut().unwrap().pop();
+                l["median_trial"] = 0.into();
+            },
+            "holds 2 trials: expected 3 (repeat 3 x 1 trials a delay)",
+        ),
+        (
+            "storage_bandwidth[0].lat_p99_us",
+            |d| d["storage_bandwidth"][0]["lat_p99_us"] = 2e19.into(),
+            "is 2.000e19: expected",
+        ),
+        (
+            "memory.dd_bandwidth.trials[1].samples[0]",
+            |d| d["memory"]["dd_bandwidth"]["trials"][1]["samples"][0] = (-1.0).into(),
+            "is -1: expected",
+        ),
+        (
+            "memory.dd_bandwidth.elapsed_ns",
+            |d| d["memory"]["dd_bandwidth"]["elapsed_ns"] = 0.into(),
+            "expected the time the copy took, above 0",
+        ),
+        (
+            "storage_bandwidth[5].trials[0].round",
+            |d| d["storage_bandwidth"][5]["trials"][0]["round"] = 4.into(),
+            "is 4: expected a round from 1 to 3",
+        ),
+    ];
+    for (path, mutate, expected) in cases {
+        let mut d: serde_json::Value = serde_json::from_str(&json).unwrap();
+        mutate(&mut d);
+        let text = serde_json::to_string_pretty(&d).unwrap();
+        let e = read_report("m.json", &text).unwrap_err();
+        assert_eq!(e.file, "m.json");
+        assert!(e.message.starts_with(&format!("{path}: ")), "{path}: {e}");
+        assert!(e.message.contains(expected), "{path}: {e}");
+        // compare refuses it too, with the same words, exit 2
+        let dir = tempfile::tempdir().unwrap();
+        let (good, bad) = (dir.path().join("r.json"), dir.path().join("m.json"));
+        std::fs::write(&good, &json).unwrap();
+        std::fs::write(&bad, &text).unwrap();
+        let out = quickbench()
+            .arg("compare")
+            .args([&good, &bad])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{path}: {out:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(&format!("m.json: {path}: ")), "{path}: {err}");
+        assert!(out.stdout.is_empty(), "{path}");
+    }
 }

@@ -8,7 +8,7 @@ use quickbench::blockdev::DiskRow;
 use quickbench::conditions::io::DeviceIoShare;
 use quickbench::conditions::load::CpuLoad;
 use quickbench::conditions::procs::ProcessShare;
-use quickbench::conditions::reach::{Reach, Verdict as ReachVerdict};
+use quickbench::conditions::reach::{Reach, ReachVerdict};
 use quickbench::conditions::{Clock, ProbedClock, StepLoad};
 use quickbench::conditions::{Mark, MarkKind, Measured};
 use quickbench::cpu_loop::mhz::{ClockProbe, CpuMhz, ProbeStatus};
@@ -94,6 +94,12 @@ fn model(rng: &mut Rng) -> Report {
     } else {
         2 + rng.below(19) as u32
     };
+    // Trials within each delay: one block, or 2 to 20.
+    r.trials_per_delay = if rng.coin() {
+        1
+    } else {
+        2 + rng.below(19) as u32
+    };
     if rng.coin() {
         r.loop_delay_s = Some([0.1, 2.0, 30.0, 12.5][rng.below(4) as usize]);
         r.dir = Some(format!("/{}/{}", rng.word(), rng.phrase()));
@@ -170,7 +176,7 @@ fn model(rng: &mut Rng) -> Report {
                 marks: marks(rng),
                 ..Measured::plain(figure)
             };
-            let step = repeated(rng, r.repeat, step, |s, f| {
+            let step = repeated(rng, r.trials_per_step(), step, |s, f| {
                 s.figure.loops_per_s_mean = (s.loops_per_s_mean * f).floor()
             });
             r.cpu_loop.push(step);
@@ -190,7 +196,7 @@ fn model(rng: &mut Rng) -> Report {
                 marks: marks(rng),
                 ..Measured::plain(figure)
             };
-            repeated(rng, r.repeat, step, |s, f| {
+            repeated(rng, r.trials_per_step(), step, |s, f| {
                 s.figure.bytes = (s.bytes as f64 * f) as u64
             })
         });
@@ -269,7 +275,7 @@ fn model(rng: &mut Rng) -> Report {
                             marks: marks(rng),
                             ..Measured::plain(l)
                         };
-                        let step = repeated(rng, r.repeat, step, |s, f| {
+                        let step = repeated(rng, r.trials_per_step(), step, |s, f| {
                             s.figure.iops = (s.iops * f).floor();
                             s.figure.mb_per_s = (s.mb_per_s * f).floor();
                         });
@@ -554,6 +560,7 @@ fn extended(rng: &mut Rng, r: &mut Report) {
             })
             .collect(),
         kept_as_text: false,
+        latency_unread: Vec::new(),
     });
 }
 
@@ -575,7 +582,8 @@ fn repeated<M: TrialFigure + Clone>(
         .map(|round| {
             let mut t = step.clone();
             scale(&mut t, 0.9 + rng.below(21) as f64 / 100.0);
-            if rng.below(6) == 0 {
+            // A Ctrl-C that skipped rounds cut the last trial run.
+            if rng.below(6) == 0 || (round == n && n < repeat) {
                 t.end_mut().interrupt();
             }
             Trial { round, step: t }

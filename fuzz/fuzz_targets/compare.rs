@@ -1,7 +1,9 @@
 //! The comparison of two reports read from fuzzed text (`compare::compare`
 //! and its renderers): the input is two reports separated by a line `%%`.
 //! Beyond "no panic, no hang": each report compared with itself is all
-//! equal, and every row has one value and one verdict per report.
+//! equal, every row has one value and one verdict per report, and a
+//! figure and its verdict print in a bounded width (a JSON figure no run
+//! can write does not read at all).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -23,6 +25,14 @@ fuzz_target!(|data: &[u8]| {
     for r in &c.rows {
         assert_eq!(r.values.len(), 2);
         assert_eq!(r.verdicts.len(), 2);
+        // A figure that reads prints in a bounded width: no 300-digit
+        // ratio or interval.
+        for j in r.judged.iter().flatten() {
+            assert!(j.words.chars().count() < 160, "{}", j.words);
+        }
+        for t in r.texts.iter().flatten() {
+            assert!(r.kind != "figure" || t.chars().count() <= 24, "{t}");
+        }
     }
     let style = Style { color: false, width: 100 };
     let _ = render_text(&c, &style, false);

@@ -411,7 +411,7 @@ fn device_notes(
         notes.push(format!("{shown}: partition of {}", disk.replace('!', "/")));
     }
     if let Some(dm) = sysfs::dm_name(sys, name) {
-        let what = match super::stack::device_type(sys, name).as_str() {
+        let what = match sysfs::device_type(sys, name).as_str() {
             "lvm" => "LVM volume",
             "crypt" => "encrypted volume",
             "mpath" => "multipath map",

@@ -41,57 +41,6 @@ pub struct Stack {
     pub notes: Vec<String>,
 }
 
-/// The lsblk TYPE of a kernel device (util-linux `get_type`).
-pub fn device_type(sys: &Sysroot, name: &str) -> String {
-    let is_dm = name.starts_with("dm-");
-    if !is_dm && sysfs::parent_disk(sys, name).is_some() {
-        return "part".to_string();
-    }
-    if is_dm {
-        let uuid = sysfs::dm_uuid(sys, name).unwrap_or_default();
-        let prefix = uuid.split('-').next().unwrap_or("");
-        if prefix.is_empty() {
-            return "dm".to_string();
-        }
-        if prefix.len() >= 4 && prefix[..4].eq_ignore_ascii_case("part") {
-            return "part".to_string();
-        }
-        return prefix.to_ascii_lowercase();
-    }
-    if name.starts_with("loop") {
-        return "loop".to_string();
-    }
-    if name.starts_with("md") {
-        return sysfs::md_level(sys, name).unwrap_or_else(|| "md".to_string());
-    }
-    let scsi = sys
-        .read_trimmed(sysfs::dev_path(sys, name, "device/type"))
-        .and_then(|t| t.parse::<i64>().ok());
-    scsi_type(scsi).to_string()
-}
-
-/// SCSI peripheral type names (util-linux `blkdev_scsi_type_to_name`);
-/// anything else is `disk`.
-fn scsi_type(t: Option<i64>) -> &'static str {
-    match t {
-        Some(1) => "tape",
-        Some(2) => "printer",
-        Some(3) => "processor",
-        Some(4) => "worm",
-        Some(5) => "rom",
-        Some(6) => "scanner",
-        Some(7) => "mo-disk",
-        Some(8) => "changer",
-        Some(9) => "comm",
-        Some(0x0c) => "raid",
-        Some(0x0d) => "enclosure",
-        Some(0x0e) => "rbc",
-        Some(0x11) => "osd",
-        Some(0x7f) => "no-lun",
-        _ => "disk",
-    }
-}
-
 /// The mount point lsblk shows for a device (util-linux `lsblk-mnt.c`): the
 /// last mountinfo entry with its MAJ:MIN, else the last with its source;
 /// for a bind or subvolume root, an earlier entry of the same source with
@@ -151,7 +100,7 @@ fn node(ctx: &Ctx, name: &str, depth: usize) -> StackNode {
         size: sysfs::size_bytes(sys, name)
             .map(size_text)
             .unwrap_or_default(),
-        kind: device_type(sys, name),
+        kind: sysfs::device_type(sys, name),
         mountpoint: mountpoint(sys, &ctx.mounts, &ctx.swaps, name),
         children: kids.iter().map(|k| node(ctx, k, depth + 1)).collect(),
     }
@@ -177,18 +126,4 @@ pub fn device_stack(sys: &Sysroot, target: &Target) -> Option<Stack> {
         roots: roots.iter().map(|r| node(&ctx, r, 0)).collect(),
         notes: target.notes.clone(),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn scsi_types() {
-        assert_eq!(scsi_type(Some(0)), "disk");
-        assert_eq!(scsi_type(Some(5)), "rom");
-        assert_eq!(scsi_type(Some(0x7f)), "no-lun");
-        assert_eq!(scsi_type(Some(42)), "disk");
-        assert_eq!(scsi_type(None), "disk");
-    }
 }

@@ -226,6 +226,57 @@ pub fn swap_names(sys: &Sysroot) -> Vec<String> {
         .collect()
 }
 
+/// The lsblk TYPE of a kernel device (util-linux `get_type`).
+pub fn device_type(sys: &Sysroot, name: &str) -> String {
+    let is_dm = name.starts_with("dm-");
+    if !is_dm && parent_disk(sys, name).is_some() {
+        return "part".to_string();
+    }
+    if is_dm {
+        let uuid = dm_uuid(sys, name).unwrap_or_default();
+        let prefix = uuid.split('-').next().unwrap_or("");
+        if prefix.is_empty() {
+            return "dm".to_string();
+        }
+        if prefix.len() >= 4 && prefix[..4].eq_ignore_ascii_case("part") {
+            return "part".to_string();
+        }
+        return prefix.to_ascii_lowercase();
+    }
+    if name.starts_with("loop") {
+        return "loop".to_string();
+    }
+    if name.starts_with("md") {
+        return md_level(sys, name).unwrap_or_else(|| "md".to_string());
+    }
+    let scsi = sys
+        .read_trimmed(dev_path(sys, name, "device/type"))
+        .and_then(|t| t.parse::<i64>().ok());
+    scsi_type(scsi).to_string()
+}
+
+/// SCSI peripheral type names (util-linux `blkdev_scsi_type_to_name`);
+/// anything else is `disk`.
+fn scsi_type(t: Option<i64>) -> &'static str {
+    match t {
+        Some(1) => "tape",
+        Some(2) => "printer",
+        Some(3) => "processor",
+        Some(4) => "worm",
+        Some(5) => "rom",
+        Some(6) => "scanner",
+        Some(7) => "mo-disk",
+        Some(8) => "changer",
+        Some(9) => "comm",
+        Some(0x0c) => "raid",
+        Some(0x0d) => "enclosure",
+        Some(0x0e) => "rbc",
+        Some(0x11) => "osd",
+        Some(0x7f) => "no-lun",
+        _ => "disk",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,5 +287,14 @@ mod tests {
         assert_eq!(makedev(259, 1), 0x10301);
         assert!(makedev(8, 256) > makedev(259, 0));
         assert!(makedev(8, 1) < makedev(8, 16));
+    }
+
+    #[test]
+    fn scsi_types() {
+        assert_eq!(scsi_type(Some(0)), "disk");
+        assert_eq!(scsi_type(Some(5)), "rom");
+        assert_eq!(scsi_type(Some(0x7f)), "no-lun");
+        assert_eq!(scsi_type(Some(42)), "disk");
+        assert_eq!(scsi_type(None), "disk");
     }
 }

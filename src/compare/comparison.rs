@@ -10,7 +10,8 @@ use super::facts::{facts, Better, Fact};
 use super::fleet::{fleet_table, FleetTable};
 use super::load::Input;
 use super::sides::{side_fact, sides, Grouping, Side};
-use super::verdict::{judge_pair, Judged, SideFact, Verdict};
+use super::verdict::{judge_pair, spreads_of_pair, Detail, Judged, SideFact, Verdict};
+use crate::stats::Spread;
 
 /// Version of the `--json` comparison's layout. 2: the per-column arrays
 /// of a row are per side (a side may hold several reports), and a
@@ -81,6 +82,10 @@ pub struct Comparison {
     pub missing: Vec<String>,
     /// With more than two sides: the fleet table.
     pub table: Option<FleetTable>,
+    /// For an output that shows no verdict ([`Detail::KeyFigures`]): how
+    /// each figure that would be judged would be read, for the legend.
+    #[serde(skip)]
+    pub unjudged_spreads: Vec<Spread>,
 }
 
 /// Lines up `inputs`' facts, grouped into sides automatically
@@ -92,6 +97,19 @@ pub fn compare(inputs: &[Input]) -> Comparison {
 /// Lines up `inputs`' facts, grouped into sides as `grouping` says, and
 /// decides every verdict.
 pub fn compare_grouped(inputs: &[Input], grouping: Grouping) -> Comparison {
+    compare_for(inputs, grouping, |_| Detail::Full)
+}
+
+/// Lines up `inputs`' facts, grouped into sides as `grouping` says, and
+/// computes what the output shows: `detail` reads the comparison before
+/// any verdict (its sides, rows and texts) and says how much of each
+/// pair's judgement it needs. The fleet table and page need none; the
+/// text no bootstrap.
+pub fn compare_for(
+    inputs: &[Input],
+    grouping: Grouping,
+    detail: impl FnOnce(&Comparison) -> Detail,
+) -> Comparison {
     let all: Vec<Vec<Fact>> = inputs.iter().map(|i| facts(&i.report)).collect();
     // The keys in report order: sections in the order they first appear,
     // lines within a section in the order they first appear.
@@ -151,34 +169,48 @@ pub fn compare_grouped(inputs: &[Input], grouping: Grouping) -> Comparison {
                 .collect(),
         );
     }
-    // One family per pair of sides: the reference against side n.
-    let judged: Vec<Vec<(Verdict, Option<Judged>)>> = (1..sides.len())
-        .map(|n| {
-            let lines: Vec<(Option<&SideFact>, Option<&SideFact>)> = cells
-                .iter()
-                .map(|c| (c[0].as_ref(), c[n].as_ref()))
-                .collect();
-            judge_pair(&lines)
-        })
-        .collect();
-    let rows = order
-        .iter()
-        .enumerate()
-        .map(|(r, &i)| {
-            let (_, section, label) = &keys[i];
-            row(section, label, &cells[r], |n| judged[n - 1][r].clone())
-        })
-        .collect();
+    let build = |judged: &dyn Fn(usize, usize) -> (Verdict, Option<Judged>)| -> Vec<Row> {
+        order
+            .iter()
+            .enumerate()
+            .map(|(r, &i)| {
+                let (_, section, label) = &keys[i];
+                row(section, label, &cells[r], |n| judged(n, r))
+            })
+            .collect()
+    };
     let table = (sides.len() > 2).then(|| fleet_table(inputs, &sides));
-    Comparison {
+    let mut c = Comparison {
         compare_schema_version: COMPARE_SCHEMA_VERSION,
         warnings: warnings(inputs, &reports),
         reports,
         sides,
-        rows,
+        rows: build(&|_, _| (Verdict::NotJudged, None)),
         missing,
         table,
+        unjudged_spreads: Vec::new(),
+    };
+    // One family per pair of sides: the reference against side n.
+    let pair = |n: usize| -> Vec<(Option<&SideFact>, Option<&SideFact>)> {
+        cells
+            .iter()
+            .map(|c| (c[0].as_ref(), c[n].as_ref()))
+            .collect()
+    };
+    match detail(&c) {
+        Detail::KeyFigures => {
+            c.unjudged_spreads = (1..c.sides.len())
+                .flat_map(|n| spreads_of_pair(&pair(n)))
+                .collect();
+        }
+        d => {
+            let judged: Vec<Vec<(Verdict, Option<Judged>)>> = (1..c.sides.len())
+                .map(|n| judge_pair(&pair(n), d))
+                .collect();
+            c.rows = build(&|n, r| judged[n - 1][r].clone());
+        }
     }
+    c
 }
 
 fn report_infos(inputs: &[Input]) -> Vec<ReportInfo> {
@@ -250,10 +282,12 @@ fn warnings(inputs: &[Input], reports: &[ReportInfo]) -> Vec<String> {
     // one before. Figures are comparable either way, but not measured
     // alike, and a side of 1 or 2 trials has its run-to-run spread
     // assumed where a side of 3 or more has it measured.
-    let repeats: Vec<u32> = inputs.iter().map(|i| i.report.repeat).collect();
+    // Trials within a delay are the same: a step's trials of --repeat
+    // rounds of K trials each.
+    let repeats: Vec<u32> = inputs.iter().map(|i| i.report.trials_per_step()).collect();
     if repeats.iter().any(|&n| n != repeats[0]) {
         w.push(format!(
-            "trials per step differ ({}): steps repeated by --repeat run interleaved, round after round, and a side of fewer than 3 trials has its run-to-run spread assumed; run every report with the same --repeat",
+            "trials per step differ ({}): steps repeated by --repeat or split into trials run interleaved, round after round, and a side of fewer than 3 trials has its run-to-run spread assumed; run every report with the same --repeat and --trials",
             each(reports, &repeats)
         ));
     }

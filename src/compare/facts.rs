@@ -13,7 +13,6 @@ pub use crate::stats::Better;
 use crate::stats::{Summary, Trial};
 // The report's own wording of a mark and of the CPU quota: a comparison
 // line shows them as the report printed them.
-use crate::report::text::{cpu_limit_line, end_text, mark_text};
 use crate::units::dd_rate;
 
 /// What kind of figure a line holds: the kinds differ in how much they
@@ -214,14 +213,19 @@ pub fn facts(r: &Report) -> Vec<Fact> {
     }
     // Reports taken under different cgroup limits are not compared blindly.
     let limits = r.limits.as_ref();
-    if let Some(q) = limits.and_then(|l| l.cpu_quota.as_ref()) {
-        v.push(info(
+    // Our report prints its quota above the CPU loop when there is one: a
+    // report of ours with a CPU loop and no quota had none, and says
+    // `none`, so that such a side reads as such, not as a missing line.
+    match limits.and_then(|l| l.cpu_quota.as_ref()) {
+        Some(q) => v.push(info(
             head,
             "CPU quota",
-            cpu_limit_line(q)
-                .trim_start_matches("Limited to ")
-                .to_string(),
-        ));
+            q.limit_line().trim_start_matches("Limited to ").to_string(),
+        )),
+        None if r.original.is_none() && !r.cpu_loop.is_empty() => {
+            v.push(info(head, "CPU quota", "none".to_string()))
+        }
+        None => {}
     }
     if let Some(m) = limits.and_then(|l| l.memory_limit_bytes) {
         v.push(info(
@@ -257,8 +261,8 @@ pub fn facts(r: &Report) -> Vec<Fact> {
             .collect();
         f.method = Some(loop_method);
         f.end = s.end.clone();
-        f.marks.extend(end_text(&s.end));
-        f.marks.extend(s.marks.iter().map(mark_text));
+        f.marks.extend(s.end.text());
+        f.marks.extend(s.marks.iter().map(|m| m.text()));
         v.push(f);
     }
     if let Some(m) = &r.memory {
@@ -278,8 +282,8 @@ pub fn facts(r: &Report) -> Vec<Fact> {
                 .map(|t| trial(t.bytes_per_s(), sampled(&t.samples), &t.marks))
                 .collect();
             f.end = bw.end.clone();
-            f.marks.extend(end_text(&bw.end));
-            f.marks.extend(bw.marks.iter().map(mark_text));
+            f.marks.extend(bw.end.text());
+            f.marks.extend(bw.marks.iter().map(|m| m.text()));
             v.push(f);
         }
     }
@@ -322,8 +326,8 @@ pub fn facts(r: &Report) -> Vec<Fact> {
         };
         let section = format!("Storage bandwidth - {} blocks", bs.label());
         let line = format!("{:<6} ({:>2} thread[s])", l.direction.label(), l.jobs);
-        let mut marks: Vec<String> = end_text(&l.end).into_iter().collect();
-        marks.extend(l.marks.iter().map(mark_text));
+        let mut marks: Vec<String> = l.end.text().into_iter().collect();
+        marks.extend(l.marks.iter().map(|m| m.text()));
         let size = match bs {
             BlockSize::K4 => FigureKind::Storage4k,
             BlockSize::M1 => FigureKind::Storage1M,

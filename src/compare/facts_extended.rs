@@ -12,8 +12,8 @@
 use super::facts::{distortion, info, Better, Fact, FactTrial, FigureKind, Method};
 use crate::end::End;
 use crate::membw::dram::DramRun;
+use crate::model::forms::device_details;
 use crate::model::{BlockSize, Report};
-use crate::report::text::{device_details_line, end_text, mark_text};
 use crate::stats::Trial;
 
 const CPU: &str = "Extended: CPU";
@@ -89,7 +89,7 @@ pub fn facts_extended(r: &Report) -> Vec<Fact> {
                     2,
                 );
                 f.end = End::cut_if(p.cut_short);
-                f.marks.extend(end_text(&f.end));
+                f.marks.extend(f.end.text());
                 v.push(f);
             }
             None => v.push(info(CPU, "SMT probe", p.verdict())),
@@ -111,21 +111,26 @@ pub fn facts_extended(r: &Report) -> Vec<Fact> {
         v.push(info(
             STORAGE,
             format!("Device {}", d.name),
-            device_details_line(d),
+            device_details::render(d),
         ));
     }
-    for l in &r.storage_bandwidth {
+    for (i, l) in r.storage_bandwidth.iter().enumerate() {
         let Some(bs) = BlockSize::from_bytes(l.block_size_bytes) else {
             continue;
         };
+        // A text report's `-x` line that did not read: its percentiles
+        // are unknown, and missing here, not zeros.
+        if !x.has_latency(i) {
+            continue;
+        }
         let line = format!(
             "{} {:<6} ({:>2} thread[s])",
             bs.label(),
             l.direction.label(),
             l.jobs
         );
-        let mut marks: Vec<String> = end_text(&l.end).into_iter().collect();
-        marks.extend(l.marks.iter().map(mark_text));
+        let mut marks: Vec<String> = l.end.text().into_iter().collect();
+        marks.extend(l.marks.iter().map(|m| m.text()));
         let percentiles = [
             ("p50", l.lat_p50_us),
             ("p90", l.lat_p90_us),
@@ -156,13 +161,8 @@ pub fn facts_extended(r: &Report) -> Vec<Fact> {
 /// Copy and triad of one DRAM run, GB/s, higher is better.
 fn dram(v: &mut Vec<Fact>, who: &str, run: &DramRun) {
     let end = End::cut_if(run.cut_short);
-    let mut marks: Vec<String> = end_text(&end).into_iter().collect();
-    if !run.pinned {
-        marks.push("threads not pinned".into());
-    }
-    if !run.verified {
-        marks.push("arrays did not verify: figure suspect".into());
-    }
+    let mut marks: Vec<String> = end.text().into_iter().collect();
+    marks.extend(run.notes().iter().map(|n| n.text().to_string()));
     for (kernel, gb) in [("copy", run.copy_gb_per_s), ("triad", run.triad_gb_per_s)] {
         let mut f = figure(
             MEMORY,

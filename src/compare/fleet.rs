@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::facts::{distortion, Better, Method};
 use super::load::Input;
 use super::sides::Side;
+use super::verdict::bounded;
 use crate::conditions::Mark;
 use crate::dd_io::Direction;
 use crate::end::End;
@@ -279,9 +280,9 @@ pub fn outliers(comparable: &[Option<f64>], better: Better) -> (Option<f64>, Vec
     };
     for o in fleet_outliers(&values, better) {
         why[at[o.index]] = Some(format!(
-            "{:.0} % {side} the median, robust z {:.1} (limit {Z_CUT})",
-            o.worse_by * 100.0,
-            o.z
+            "{} % {side} the median, robust z {} (limit {Z_CUT})",
+            bounded(o.worse_by * 100.0, 0),
+            bounded(o.z, 1)
         ));
     }
     (m, why)

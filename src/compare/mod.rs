@@ -31,18 +31,20 @@ pub mod style;
 pub mod verdict;
 
 pub use comparison::{
-    compare, compare_grouped, Comparison, ReportInfo, Row, COMPARE_SCHEMA_VERSION,
+    compare, compare_for, compare_grouped, Comparison, ReportInfo, Row, COMPARE_SCHEMA_VERSION,
 };
 pub use facts::{facts, Better, Fact, FigureKind};
 pub use fleet::{fleet_table, outlier_rule, FleetColumn, FleetRow, FleetTable};
 pub use load::{load, Input};
+pub use render::csv::render_csv;
 pub use render::html::html;
+pub use render::markdown::render_markdown;
 pub use render::render_json;
 pub use render::table::render_table;
-pub use render::text::render_text;
+pub use render::text::{render_text, shows_table};
 pub use sides::{Grouping, Side};
 pub use style::Style;
-pub use verdict::{assumed_run_cv, Judged, Verdict, EQUAL_WITHIN};
+pub use verdict::{assumed_run_cv, Detail, Judged, Verdict, EQUAL_WITHIN};
 
 /// What `quickbench compare` is asked for (the command line builds it).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,10 +55,23 @@ pub struct CompareConfig {
     pub split: Option<usize>,
     /// One row per report (the fleet table), whatever the width.
     pub table: bool,
-    /// The comparison as one JSON document.
-    pub json: bool,
+    /// What goes to stdout: the text, JSON, Markdown or CSV.
+    pub format: CompareFormat,
     /// Where the HTML page goes, if asked for.
     pub html: Option<HtmlTo>,
+}
+
+/// What `quickbench compare` writes on stdout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompareFormat {
+    /// The text, for a terminal.
+    Text,
+    /// One JSON document (`--json`).
+    Json,
+    /// GitHub-flavoured Markdown tables (`--markdown`).
+    Markdown,
+    /// CSV, RFC 4180 (`--csv`).
+    Csv,
 }
 
 /// Where `--html` writes the page.

@@ -22,10 +22,9 @@ use serde::Serialize;
 
 use super::facts::{Better, Fact, FigureKind, Method};
 use crate::conditions::MarkKind;
-use crate::report::text::end_text;
 use crate::stats::{
-    judge_all, Family, FigureInput, Judgement, RatioInterval, RunsNeeded, Spread, Trial,
-    Verdict as Stat,
+    judge_all, Family, FigureInput, Judgement, OutOfReach, RatioInterval, RunsNeeded, Spread,
+    Trial, Verdict as Stat,
 };
 
 /// The practical margin: differences within it read as equal.
@@ -117,6 +116,25 @@ pub enum Verdict {
     },
     /// The line is not in this side (or not in the first one).
     Missing,
+    /// Not judged: the output asked for shows no verdict of this pair
+    /// (the fleet table, the fleet page). Never in the `--json` document,
+    /// which judges every pair.
+    NotJudged,
+}
+
+/// How much of a pair's judgement the chosen output shows: compare
+/// computes that, nothing more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Detail {
+    /// No verdict (the fleet table and page): how each figure would be
+    /// judged ([`crate::stats::spread_of`]), for the legend.
+    KeyFigures,
+    /// The verdicts and their intervals (the text, the page of two
+    /// sides), without the bootstrap interval beside them.
+    Verdicts,
+    /// Everything, the bootstrap interval included (the `--json`
+    /// document).
+    Full,
 }
 
 /// How a figure was judged: the statistics behind its verdict.
@@ -128,8 +146,12 @@ pub struct Judged {
     pub n_b: usize,
     /// The point estimate of B/A.
     pub ratio: f64,
-    /// The interval of B/A the verdict reads (`null` on the fixed band).
+    /// The interval of B/A the verdict reads (`null` on the fixed band,
+    /// and when the trials cannot reach the level: see `out_of_reach`).
     pub interval: Option<RatioInterval>,
+    /// The level this figure needed, out of reach of its trials a side,
+    /// and the trials a side that reach it.
+    pub out_of_reach: Option<OutOfReach>,
     /// The margin: within ±`margin` of 1 is equal.
     pub margin: f64,
     /// What the interval knows of the run-to-run spread: `measured` (3 or
@@ -202,7 +224,7 @@ fn comparable(a: &SideFact, b: &SideFact) -> Option<String> {
 /// beside the figures; a line cut short or stopped has no figure), or
 /// methods that differ within the side.
 pub fn conflict(facts: &[&Fact]) -> Option<String> {
-    if let Some(how) = facts.iter().find_map(|f| end_text(&f.end)) {
+    if let Some(how) = facts.iter().find_map(|f| f.end.text()) {
         return Some(format!("a line {how}"));
     }
     if facts.iter().any(|f| f.method != facts[0].method) {
@@ -216,7 +238,42 @@ pub fn conflict(facts: &[&Fact]) -> Option<String> {
 /// figures that compare are judged together, one family.
 pub fn judge_pair(
     lines: &[(Option<&SideFact>, Option<&SideFact>)],
+    detail: Detail,
 ) -> Vec<(Verdict, Option<Judged>)> {
+    let (mut out, family, slot) = family_of(lines);
+    let family_rule = Family {
+        bootstrap_resamples: if detail == Detail::Full {
+            Family::default().bootstrap_resamples
+        } else {
+            0
+        },
+        ..Family::default()
+    };
+    for (i, j) in slot.into_iter().zip(judge_all(&family, &family_rule)) {
+        out[i] = judged(lines[i], j);
+    }
+    out
+}
+
+/// How each figure of the pair that would be judged would be read
+/// ([`Spread`]), without judging any: for the legend of an output that
+/// shows no verdict.
+pub fn spreads_of_pair(lines: &[(Option<&SideFact>, Option<&SideFact>)]) -> Vec<Spread> {
+    let (_, family, _) = family_of(lines);
+    family
+        .iter()
+        .filter_map(|f| crate::stats::spread_of(f).ok())
+        .collect()
+}
+
+/// A pair's lines sorted out: the verdict of each line that needs no
+/// judgement (missing, information, not comparable, distorted, zero),
+/// `Verdict::Missing` in the place of the others; the figures to judge
+/// as one family, and the line each is.
+#[allow(clippy::type_complexity)]
+fn family_of(
+    lines: &[(Option<&SideFact>, Option<&SideFact>)],
+) -> (Vec<(Verdict, Option<Judged>)>, Vec<FigureInput>, Vec<usize>) {
     let mut out: Vec<(Verdict, Option<Judged>)> = Vec::with_capacity(lines.len());
     let mut family: Vec<FigureInput> = Vec::new();
     let mut slot: Vec<usize> = Vec::new();
@@ -280,48 +337,54 @@ pub fn judge_pair(
             out.push((zero(a.value, b.value), None));
         }
     }
-    for (i, j) in slot.into_iter().zip(judge_all(&family, &Family::default())) {
-        let (a, b) = (lines[i].0.unwrap(), lines[i].1.unwrap());
-        out[i] = match j {
-            Ok(j) => {
-                let v = verdict_of(&j);
-                let mut words = words(&v, &j);
-                let left_out = a.left_out.len() + b.left_out.len();
-                if left_out > 0 {
-                    words.push_str(&format!(
-                        " ({left_out} {} trial{} left out)",
-                        kind_words(a, b, "/"),
-                        if left_out == 1 { "" } else { "s" }
-                    ));
-                }
-                (
-                    v,
-                    Some(Judged {
-                        n_a: a.trials.len(),
-                        n_b: b.trials.len(),
-                        ratio: j.ratio,
-                        interval: j.interval,
-                        margin: EQUAL_WITHIN,
-                        spread: j.spread,
-                        p_value: j.p_value,
-                        p_adjusted: j.p_adjusted,
-                        runs_needed: j.runs_needed,
-                        left_out_a: a.left_out.len(),
-                        left_out_b: b.left_out.len(),
-                        bootstrap: j.bootstrap,
-                        words,
-                    }),
-                )
+    (out, family, slot)
+}
+
+/// The verdict of one judged line of a pair.
+fn judged(
+    (a, b): (Option<&SideFact>, Option<&SideFact>),
+    j: Result<Judgement, crate::stats::Unjudgeable>,
+) -> (Verdict, Option<Judged>) {
+    let (a, b) = (a.expect("a judged line"), b.expect("a judged line"));
+    match j {
+        Ok(j) => {
+            let v = verdict_of(&j);
+            let mut words = words(&v, &j);
+            let left_out = a.left_out.len() + b.left_out.len();
+            if left_out > 0 {
+                words.push_str(&format!(
+                    " ({left_out} {} trial{} left out)",
+                    kind_words(a, b, "/"),
+                    if left_out == 1 { "" } else { "s" }
+                ));
             }
-            Err(e) => (
-                Verdict::NotComparable {
-                    why: e.why.to_string(),
-                },
-                None,
-            ),
-        };
+            (
+                v,
+                Some(Judged {
+                    n_a: a.trials.len(),
+                    n_b: b.trials.len(),
+                    ratio: j.ratio,
+                    interval: j.interval,
+                    out_of_reach: j.out_of_reach,
+                    margin: EQUAL_WITHIN,
+                    spread: j.spread,
+                    p_value: j.p_value,
+                    p_adjusted: j.p_adjusted,
+                    runs_needed: j.runs_needed,
+                    left_out_a: a.left_out.len(),
+                    left_out_b: b.left_out.len(),
+                    bootstrap: j.bootstrap,
+                    words,
+                }),
+            )
+        }
+        Err(e) => (
+            Verdict::NotComparable {
+                why: e.why.to_string(),
+            },
+            None,
+        ),
     }
-    out
 }
 
 /// The marks of the trials two sides left out, each once, in words
@@ -356,9 +419,21 @@ fn verdict_of(j: &Judgement) -> Verdict {
     }
 }
 
-/// `x1.03`.
+/// `x1.03`; `x1.0e19` for a ratio too large to print in a fixed width.
 pub fn ratio_text(r: f64) -> String {
-    format!("x{r:.2}")
+    format!("x{}", bounded(r, 2))
+}
+
+/// `v` with `decimals` decimals while that takes at most 7 characters
+/// (below 10^(6 - decimals): 9999.99, 999999), else in e-notation with
+/// one decimal (`1.0e19`): a figure that reads prints in a bounded width
+/// whatever its size.
+pub fn bounded(v: f64, decimals: usize) -> String {
+    if v.abs() < 10f64.powi(6 - decimals as i32) || !v.is_finite() {
+        format!("{v:.decimals$}")
+    } else {
+        format!("{v:.1e}")
+    }
 }
 
 /// The verdict in words: `≈ x1.03 [0.99, 1.07]`, `x1.12 [1.08, 1.17]
@@ -366,8 +441,20 @@ pub fn ratio_text(r: f64) -> String {
 /// fixed band, `≈ x1.03`, `x1.08 better`.
 fn words(v: &Verdict, j: &Judgement) -> String {
     let mut r = ratio_text(j.ratio);
+    if let (Some(o), Spread::Measured { n_a, n_b }) = (&j.out_of_reach, j.spread) {
+        let sides = if n_a == n_b {
+            format!("{n_a} trials a side")
+        } else {
+            format!("{n_a} and {n_b} trials")
+        };
+        return format!(
+            "~ {r}, {sides} cannot reach the {:.1} % this family needs: {} would",
+            o.level * 100.0,
+            o.trials_needed
+        );
+    }
     if let Some(i) = &j.interval {
-        r.push_str(&format!(" [{:.2}, {:.2}]", i.lo, i.hi));
+        r.push_str(&format!(" [{}, {}]", bounded(i.lo, 2), bounded(i.hi, 2)));
     }
     match v {
         Verdict::Equal => format!("\u{2248} {r}"),
@@ -406,7 +493,23 @@ mod tests {
     }
 
     fn one(a: &SideFact, b: &SideFact) -> (Verdict, Option<Judged>) {
-        judge_pair(&[(Some(a), Some(b))]).pop().unwrap()
+        judge_pair(&[(Some(a), Some(b))], Detail::Full)
+            .pop()
+            .unwrap()
+    }
+
+    #[test]
+    fn ratios_print_in_a_bounded_width_whatever_their_size() {
+        assert_eq!(ratio_text(1.034), "x1.03");
+        assert_eq!(ratio_text(9999.994), "x9999.99");
+        assert_eq!(ratio_text(396_039_603_960_396.3), "x4.0e14");
+        assert_eq!(ratio_text(1.8e19), "x1.8e19");
+        assert_eq!(ratio_text(1e-17), "x0.00");
+        assert_eq!(bounded(1500.0, 0), "1500");
+        assert_eq!(bounded(2.5e7, 0), "2.5e7");
+        for r in [1e3, 1e6, 1e9, 1e12, 1.8e19] {
+            assert!(ratio_text(r).chars().count() <= 8, "{}", ratio_text(r));
+        }
     }
 
     #[test]
@@ -513,6 +616,42 @@ mod tests {
         let (v, j) = one(&a, &b);
         assert_eq!(v, Verdict::Inconclusive);
         assert!(j.unwrap().words.starts_with("~ x1.1"));
+    }
+
+    #[test]
+    fn a_level_out_of_reach_is_said_in_words_not_shown_narrower() {
+        // 3 trials a side, 20 % apart, and 14 other figures that did not
+        // move: the family asks 1 - 0.05/15 of each, which 3 trials a side
+        // (at most 90 %) cannot reach; no 90 % interval is printed.
+        let k = FigureKind::CpuLoop;
+        let h = Better::Higher;
+        let a = side(&[100.0, 101.0, 99.0], h, k);
+        let b = side(&[80.0, 80.5, 79.5], h, k);
+        let still = side(&[100.0, 101.0, 99.0], h, k);
+        let mut lines = vec![(Some(&a), Some(&b))];
+        lines.extend(std::iter::repeat_n((Some(&still), Some(&still)), 14));
+        let (v, j) = judge_pair(&lines, Detail::Verdicts).swap_remove(0);
+        let j = j.unwrap();
+        assert_eq!(v, Verdict::Inconclusive);
+        assert_eq!(j.interval, None, "{j:?}");
+        let o = j.out_of_reach.unwrap();
+        assert!((o.level - (1.0 - 0.05 / 15.0)).abs() < 1e-12, "{o:?}");
+        assert!((o.achievable - 0.9).abs() < 1e-12, "{o:?}");
+        assert_eq!(o.trials_needed, 6);
+        assert_eq!(
+            j.words,
+            "~ x0.80, 3 trials a side cannot reach the 99.7 % this family needs: 6 would"
+        );
+        // 6 trials a side reach it, and read the 20 % as worse.
+        let a = side(&[100.0, 101.0, 99.0, 100.5, 99.5, 100.2], h, k);
+        let b = side(&[80.0, 80.5, 79.5, 80.2, 79.8, 80.1], h, k);
+        let still = side(&[100.0, 101.0, 99.0, 100.5, 99.5, 100.2], h, k);
+        let mut lines = vec![(Some(&a), Some(&b))];
+        lines.extend(std::iter::repeat_n((Some(&still), Some(&still)), 14));
+        let (v, j) = judge_pair(&lines, Detail::Verdicts).swap_remove(0);
+        let j = j.unwrap();
+        assert_eq!(v, Verdict::Worse, "{}", j.words);
+        assert!(j.out_of_reach.is_none() && j.interval.is_some());
     }
 
     #[test]

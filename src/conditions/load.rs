@@ -21,7 +21,6 @@ use serde::{Deserialize, Serialize};
 
 use super::clock::{Clock, ClockReader};
 use super::io::DeviceIoShare;
-use super::mark::BUSY_RESOLUTION_TICKS_PER_CPU;
 use super::percent;
 use super::procs::{busiest, ProcSnapshot, ProcessShare};
 use crate::sysinfo::cgroup::{CgroupLimits, Throttle, ThrottleSampler};
@@ -29,6 +28,13 @@ use crate::sysinfo::cpufreq::{ThermalCounts, TimeInState};
 use crate::sysinfo::procstat::{parse_proc_stat, CpuTimes, ProcStat};
 use crate::sysinfo::vmstat::{read_vmstat, SwapDelta, Vmstat};
 use crate::Sysroot;
+
+/// `/proc/stat` rounds each field of each CPU down to a clock tick when it
+/// is read, and attributes ticks by sampling, while the process's own time
+/// is exact: a difference smaller than this many ticks per CPU counted is
+/// rounding, not other processes (3: user, nice and system each rounded).
+/// It bounds the busy and the steal marks alike.
+pub const BUSY_RESOLUTION_TICKS_PER_CPU: u64 = 3;
 
 /// USER_HZ, the unit of `/proc/stat` and `/proc/<pid>/stat` times:
 /// `sysconf(_SC_CLK_TCK)`, 100 when it fails.

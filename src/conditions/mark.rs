@@ -1,18 +1,22 @@
 //! The marks: what distorted a figure, printed after its line as
 //! `(busy: other processes used 48 % of a CPU)`.
 //!
-//! Everything about one mark lives here: the threshold that earns it and
-//! why, the decision, its text, how that text reads back ([`Mark::parse`],
-//! for `report::read`), the words stderr explains it with, and the kinds
-//! of step it applies to. The figures the decisions look at are measured
-//! in [`super::load`], [`super::io`] and [`super::reach`].
+//! What a mark is lives here: the threshold that earns it and why, the
+//! decision, its text, how that text reads back ([`Mark::parse`], for
+//! `report::read`), the words stderr explains it with, and the kinds of
+//! step it applies to. The figures the decisions look at are measured in
+//! [`super::load`], [`super::io`] and [`super::reach`]; two thresholds
+//! live with what applies them: the tick resolution of `/proc/stat`
+//! ([`super::load::BUSY_RESOLUTION_TICKS_PER_CPU`]) and the share of
+//! bytes below which a line is cached
+//! ([`super::reach::CACHED_BELOW_PERCENT`], the reach's verdict).
 
 use serde::{Deserialize, Serialize};
 
 use super::io::DeviceIoShare;
 use super::load::{CpuLoad, StepLoad};
 use super::procs::ProcessShare;
-use super::reach::{Reach, Verdict};
+use super::reach::{Reach, ReachVerdict};
 use crate::dd_io::Direction;
 
 /// Other processes used more than this share of the CPU time the step
@@ -24,13 +28,6 @@ use crate::dd_io::Direction;
 /// benches/busy-marks.sh measures both sides: how often quiet runs are
 /// marked, and how often a spinning process is caught.
 pub const BUSY_PERCENT_OF_NEEDED: f64 = 5.0;
-
-/// `/proc/stat` rounds each field of each CPU down to a clock tick when it
-/// is read, and attributes ticks by sampling, while the process's own time
-/// is exact: a difference smaller than this many ticks per CPU counted is
-/// rounding, not other processes (3: user, nice and system each rounded).
-/// It bounds the busy and the steal marks alike.
-pub const BUSY_RESOLUTION_TICKS_PER_CPU: u64 = 3;
 
 /// Steal above this share of the CPUs' time (and above the tick
 /// resolution, as for others' use) marks the step. Steal lowers a CPU
@@ -64,15 +61,6 @@ pub const OTHER_IO_MIN_REQUESTS: u64 = 16;
 /// second. Large foreign I/Os in our direction during a 1 MiB line hide
 /// in the split allowance of the request count, so bytes must be enough.
 pub const OTHER_IO_MIN_BYTES: u64 = 4 << 20;
-
-/// A line whose devices saw less than this share of its bytes is marked
-/// cached ([`Verdict::Cached`]). Healthy direct I/O measures 100 % or more
-/// (journal and metadata add to it; the root tests see at least 90 % on a
-/// loop ext4) and a page-cache-served line a few percent at most (0 % for
-/// reads through bindfs, 0.4 % in a real report of cached reads on a
-/// virtio disk). Half sits far from both; below it, most of the figure is
-/// the cache's.
-pub const CACHED_BELOW_PERCENT: f64 = 50.0;
 
 /// A CPU step whose measured clock right after it is this much (percent)
 /// or more below the clock measured before the first CPU step is marked
@@ -646,9 +634,9 @@ impl Mark {
     }
 
     /// The cached mark, when the reach check found the line cached (its
-    /// devices saw less than [`CACHED_BELOW_PERCENT`] of its bytes).
+    /// devices saw less than [`super::reach::CACHED_BELOW_PERCENT`] of its bytes).
     pub fn cached(r: &Reach) -> Option<Mark> {
-        let Verdict::Cached {
+        let ReachVerdict::Cached {
             device_share_percent,
         } = r.verdict
         else {
@@ -943,7 +931,7 @@ mod tests {
             device_bytes: Some(4 << 20),
             device_equivalent_bytes: Some(4 << 20),
             device_share_percent: Some(0.4),
-            verdict: Verdict::Cached {
+            verdict: ReachVerdict::Cached {
                 device_share_percent: 0.4,
             },
         };
@@ -955,7 +943,7 @@ mod tests {
         assert_eq!(m.len(), 2);
         assert_eq!(m[1].text(), "cached: vda saw 0.4 % of these reads");
         let reached = Reach {
-            verdict: Verdict::Reached,
+            verdict: ReachVerdict::Reached,
             ..reach
         };
         assert_eq!(Mark::cached(&reached), None);

@@ -111,7 +111,7 @@ pub struct CpuConditions {
 
 /// What the runner samples around the dd-like memory step.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Conditions {
+pub struct MemoryConditions {
     /// Other processes, steal and cgroup throttling during the step.
     #[serde(default)]
     pub load: Option<StepLoad>,

@@ -10,7 +10,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::load::ticks_to_ns;
 use super::percent;
 use crate::Sysroot;
 
@@ -108,8 +107,9 @@ pub fn busiest(
                 .iter()
                 .find(|q| q.pid == p.pid && q.start == p.start)
                 .map_or(0, |q| q.ticks);
-            let ns = ticks_to_ns(p.ticks.saturating_sub(was), ticks_per_s);
-            let share = percent(ns as f64, elapsed_ns as f64);
+            // Ticks to ns (as `load::ticks_to_ns`, which imports this file).
+            let ns = p.ticks.saturating_sub(was) as f64 * 1e9 / ticks_per_s.max(1) as f64;
+            let share = percent(ns, elapsed_ns as f64);
             (share >= NAMED_FROM_PERCENT).then(|| ProcessShare {
                 pid: p.pid,
                 comm: p.comm.clone(),

@@ -36,7 +36,8 @@ pub const AGREE_PERCENT: f64 = 3.0;
 /// still 1000 times the clock's resolution and the cost of reading it.
 pub const SLICE: Duration = Duration::from_micros(500);
 
-/// The time each CPU is probed for, both chains together (about 50 ms).
+/// The time each CPU is probed for, both chains together (about 50 ms;
+/// the CPUs are probed at once).
 pub const PER_CPU: Duration = Duration::from_millis(50);
 
 /// One CPU's measured clock.
@@ -194,18 +195,19 @@ fn probe_here(cpu: u32, per_cpu: Duration) -> CpuMhz {
     }
 }
 
-/// Probes each of `cpus` for about `per_cpu` (usually [`PER_CPU`]), one
-/// after the other, on a thread pinned to each in turn. A CPU that cannot
-/// be pinned (gone offline) is probed wherever the thread runs and gets
-/// no figure.
+/// Probes each of `cpus` for about `per_cpu` (usually [`PER_CPU`]), all
+/// at once, on one thread pinned to each: the probe takes `per_cpu`
+/// however many CPUs there are. Dependent chains leave a core's other
+/// ports idle, so SMT siblings probed together do not slow each other. A
+/// CPU that cannot be pinned (gone offline) gets no figure.
 pub fn probe(cpus: &[u32], per_cpu: Duration) -> ClockProbe {
     let t0 = Instant::now();
     #[cfg(target_arch = "x86_64")]
     {
-        let list = cpus.to_vec();
-        let measured = std::thread::spawn(move || {
-            list.iter()
-                .map(|&cpu| {
+        let threads: Vec<_> = cpus
+            .iter()
+            .map(|&cpu| {
+                std::thread::spawn(move || {
                     let mut set = nix::sched::CpuSet::new();
                     let pinned = set.set(cpu as usize).is_ok()
                         && nix::sched::sched_setaffinity(nix::unistd::Pid::from_raw(0), &set)
@@ -217,10 +219,9 @@ pub fn probe(cpus: &[u32], per_cpu: Duration) -> ClockProbe {
                         CpuMhz { mhz: None, ..m }
                     }
                 })
-                .collect::<Vec<_>>()
-        })
-        .join()
-        .unwrap_or_default();
+            })
+            .collect();
+        let measured: Vec<CpuMhz> = threads.into_iter().filter_map(|t| t.join().ok()).collect();
         let status = if measured.iter().any(|c| c.mhz.is_some()) {
             ProbeStatus::Measured
         } else {

@@ -10,29 +10,11 @@
 
 use std::alloc::{alloc_zeroed, dealloc, Layout};
 
+use crate::stats::rng::SplitMix64;
+
 /// Stamp granularity: the smallest unit deduplicating layers share (this
 /// is not an alignment: I/O alignment comes from the filesystem).
 pub const STAMP_UNIT_BYTES: usize = 4096;
-
-/// splitmix64: a tiny, good-enough 64-bit PRNG.
-#[derive(Debug, Clone)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
 
 /// A heap buffer aligned for O_DIRECT; freed on drop.
 pub struct AlignedBuf {

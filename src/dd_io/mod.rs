@@ -28,7 +28,6 @@ use std::path::PathBuf;
 pub use blockstat::DeviceDelta;
 pub use engine::SETTLE;
 pub use line::{Direction, LineResult};
-pub use tempfile::errno_name;
 pub use workspace::{prepare, Workspace};
 
 use crate::sysroot::Sysroot;

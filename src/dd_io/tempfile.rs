@@ -248,23 +248,6 @@ pub fn fdatasync(fd: RawFd) -> io::Result<()> {
     }
 }
 
-/// The symbolic name of the errnos the engine reports.
-pub fn errno_name(errno: i32) -> &'static str {
-    match errno {
-        libc::ENOSPC => "ENOSPC",
-        libc::EIO => "EIO",
-        libc::EROFS => "EROFS",
-        libc::EACCES => "EACCES",
-        libc::EPERM => "EPERM",
-        libc::EDQUOT => "EDQUOT",
-        libc::EINVAL => "EINVAL",
-        libc::EFBIG => "EFBIG",
-        libc::ENOENT => "ENOENT",
-        libc::ENOTDIR => "ENOTDIR",
-        _ => "error",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

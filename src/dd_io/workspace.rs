@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::blockstat::DeviceDelta;
-use super::buffer::{AlignedBuf, SplitMix64};
+use super::buffer::AlignedBuf;
 use super::engine::{run_jobs, JobPlan, SETTLE};
 use super::histogram::Histogram;
 use super::region::{
@@ -20,6 +20,7 @@ use super::{
     check_target, small_region, Advisory, Direction, IoConfig, IoSkip, LineResult, SettleOnDrop,
 };
 use crate::blockdev::{self, BlockStat};
+use crate::stats::rng::SplitMix64;
 use crate::sysroot::Sysroot;
 
 /// The open temporary file and what the run has written to it.
@@ -373,7 +374,7 @@ impl Workspace {
                     self.dir.display(),
                     e.offset_byte,
                     std::io::Error::from_raw_os_error(e.errno),
-                    tempfile::errno_name(e.errno)
+                    crate::end::errno_name(e.errno)
                 );
                 res.end.stop(error, Some(e.errno));
             }

@@ -287,6 +287,27 @@ impl PassLimits {
     }
 }
 
+/// What a DRAM run's figures carry beside them, each with one text: the
+/// text report prints it between parentheses after the run's line, its
+/// reader reads it back, compare shows it beside the figures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DramNote {
+    /// A thread could not be pinned to its CPU ([`DramRun::pinned`]).
+    NotPinned,
+    /// The arrays did not hold the expected values ([`DramRun::verified`]).
+    NotVerified,
+}
+
+impl DramNote {
+    /// The note's words.
+    pub fn text(self) -> &'static str {
+        match self {
+            DramNote::NotPinned => "threads not pinned",
+            DramNote::NotVerified => "arrays did not verify: figure suspect",
+        }
+    }
+}
+
 /// One run of copy and triad with a number of threads.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct DramRun {
@@ -519,6 +540,161 @@ pub fn triad(a: &mut [f64], b: &[f64], c: &[f64], s: f64, stores: Stores) {
     }
 }
 
+impl DramRun {
+    /// Its notes, in the order the text report prints them.
+    pub fn notes(&self) -> Vec<DramNote> {
+        let mut v = Vec::new();
+        if !self.pinned {
+            v.push(DramNote::NotPinned);
+        }
+        if !self.verified {
+            v.push(DramNote::NotVerified);
+        }
+        v
+    }
+}
+
+/// The worker threads of a run, each pinned to its CPU with its own
+/// arrays, driven one kernel at a time through two barriers.
+struct Workers {
+    cmd: Arc<AtomicU32>,
+    start: Arc<Barrier>,
+    done: Arc<Barrier>,
+    /// Each thread's result: whether it was pinned, and its `a` array.
+    handles: Vec<thread::JoinHandle<(bool, Vec<f64>)>>,
+}
+
+impl Workers {
+    /// One thread per CPU of `cpus`, each with arrays of `per` elements;
+    /// returns once every array is allocated and touched.
+    fn spawn(cpus: &[u32], per: usize, stores: Stores) -> Workers {
+        let n = cpus.len();
+        let cmd = Arc::new(AtomicU32::new(CMD_QUIT));
+        let start = Arc::new(Barrier::new(n + 1));
+        let done = Arc::new(Barrier::new(n + 1));
+        let handles = cpus
+            .iter()
+            .map(|&cpu| {
+                let (cmd, start, done) = (Arc::clone(&cmd), Arc::clone(&start), Arc::clone(&done));
+                thread::spawn(move || {
+                    let pinned = pin_current_thread(cpu);
+                    let mut s = Slices {
+                        a: alloc_filled(per, 0.0),
+                        b: alloc_filled(per, B_INIT),
+                        c: alloc_filled(per, C_INIT),
+                    };
+                    done.wait();
+                    loop {
+                        start.wait();
+                        match cmd.load(Ordering::Acquire) {
+                            CMD_COPY => copy(&mut s.a, &s.b, stores),
+                            CMD_TRIAD => triad(&mut s.a, &s.b, &s.c, SCALAR, stores),
+                            _ => break,
+                        }
+                        done.wait();
+                    }
+                    (pinned, s.a)
+                })
+            })
+            .collect();
+        done.wait(); // every slice allocated and touched
+        Workers {
+            cmd,
+            start,
+            done,
+            handles,
+        }
+    }
+
+    /// Every thread runs kernel `c` once: the seconds until the last ends.
+    fn kernel(&self, c: u32) -> f64 {
+        self.cmd.store(c, Ordering::Release);
+        let t0 = Instant::now();
+        self.start.wait();
+        self.done.wait();
+        t0.elapsed().as_secs_f64()
+    }
+
+    /// Stops the threads: whether every one was pinned, and whether every
+    /// `a` array holds what kernel `last` (the last run) writes.
+    fn finish(self, last: u32) -> (bool, bool) {
+        self.cmd.store(CMD_QUIT, Ordering::Release);
+        self.start.wait();
+        let mut pinned = true;
+        let mut verified = true;
+        let expect = match last {
+            CMD_COPY => B_INIT,
+            CMD_TRIAD => B_INIT + SCALAR * C_INIT,
+            _ => 0.0,
+        };
+        for h in self.handles {
+            match h.join() {
+                Ok((p, a)) => {
+                    pinned &= p;
+                    verified &= [0, a.len() / 2, a.len() - 1]
+                        .iter()
+                        .all(|&i| a[i] == expect);
+                }
+                Err(_) => {
+                    pinned = false;
+                    verified = false;
+                }
+            }
+        }
+        (pinned, verified)
+    }
+}
+
+/// The seconds of each pass of a run, copy then triad.
+#[derive(Default)]
+struct PassTimes {
+    copy_secs: Vec<f64>,
+    triad_secs: Vec<f64>,
+    /// Complete passes (a cut pass may leave a copy time alone).
+    passes: u32,
+    cut_short: bool,
+    /// The last kernel run, which the arrays' check expects.
+    last: u32,
+}
+
+/// Passes of copy then triad within `limits`, from `t_run`, or until
+/// `interrupted()` (checked between kernels).
+fn time_passes(
+    workers: &Workers,
+    t_run: Instant,
+    limits: PassLimits,
+    interrupted: &dyn Fn() -> bool,
+) -> PassTimes {
+    let mut t = PassTimes {
+        last: CMD_QUIT,
+        ..PassTimes::default()
+    };
+    while t.passes < limits.max_passes.max(1) {
+        if t.passes >= limits.min_passes && t_run.elapsed() >= limits.budget {
+            break;
+        }
+        let mut secs = [0.0f64; 2];
+        for (k, c) in [CMD_COPY, CMD_TRIAD].into_iter().enumerate() {
+            if interrupted() {
+                t.cut_short = true;
+                break;
+            }
+            secs[k] = workers.kernel(c);
+            t.last = c;
+        }
+        if t.cut_short {
+            if secs[0] > 0.0 {
+                t.copy_secs.push(secs[0]);
+            }
+            break;
+        }
+        t.copy_secs.push(secs[0]);
+        t.triad_secs.push(secs[1]);
+        t.passes += 1;
+    }
+    t
+}
+
 /// One run: `cpus.len()` pinned threads over arrays of `array_bytes`
 /// each, passes of copy then triad within `limits`, or until
 /// `interrupted()` (checked between kernels).
@@ -539,95 +715,10 @@ pub fn run(
     // Elements per thread, a multiple of 8 (one cache line).
     let per = ((array_bytes / ELEM) as usize / nthreads / 8 * 8).max(8);
     let total_elems = (per * nthreads) as u64;
-    let cmd = Arc::new(AtomicU32::new(CMD_QUIT));
-    let start = Arc::new(Barrier::new(nthreads + 1));
-    let done = Arc::new(Barrier::new(nthreads + 1));
-    let handles: Vec<_> = cpus
-        .iter()
-        .map(|&cpu| {
-            let (cmd, start, done) = (Arc::clone(&cmd), Arc::clone(&start), Arc::clone(&done));
-            thread::spawn(move || {
-                let pinned = pin_current_thread(cpu);
-                let mut s = Slices {
-                    a: alloc_filled(per, 0.0),
-                    b: alloc_filled(per, B_INIT),
-                    c: alloc_filled(per, C_INIT),
-                };
-                done.wait();
-                loop {
-                    start.wait();
-                    match cmd.load(Ordering::Acquire) {
-                        CMD_COPY => copy(&mut s.a, &s.b, stores),
-                        CMD_TRIAD => triad(&mut s.a, &s.b, &s.c, SCALAR, stores),
-                        _ => break,
-                    }
-                    done.wait();
-                }
-                (pinned, s.a)
-            })
-        })
-        .collect();
-    done.wait(); // every slice allocated and touched
-    let mut best_copy = f64::INFINITY;
-    let mut best_triad = f64::INFINITY;
-    // each pass's time, for the samples
-    let (mut copy_secs, mut triad_secs) = (Vec::new(), Vec::new());
-    let mut passes = 0u32;
-    let mut cut_short = false;
-    let mut last = CMD_QUIT;
-    while passes < limits.max_passes.max(1) {
-        if passes >= limits.min_passes && t_run.elapsed() >= limits.budget {
-            break;
-        }
-        let mut secs = [0.0f64; 2];
-        for (k, c) in [CMD_COPY, CMD_TRIAD].into_iter().enumerate() {
-            if interrupted() {
-                cut_short = true;
-                break;
-            }
-            cmd.store(c, Ordering::Release);
-            let t0 = Instant::now();
-            start.wait();
-            done.wait();
-            secs[k] = t0.elapsed().as_secs_f64();
-            last = c;
-        }
-        if cut_short {
-            if secs[0] > 0.0 {
-                best_copy = best_copy.min(secs[0]);
-                copy_secs.push(secs[0]);
-            }
-            break;
-        }
-        best_copy = best_copy.min(secs[0]);
-        best_triad = best_triad.min(secs[1]);
-        copy_secs.push(secs[0]);
-        triad_secs.push(secs[1]);
-        passes += 1;
-    }
-    cmd.store(CMD_QUIT, Ordering::Release);
-    start.wait();
-    let mut pinned = true;
-    let mut verified = true;
-    let expect = match last {
-        CMD_COPY => B_INIT,
-        CMD_TRIAD => B_INIT + SCALAR * C_INIT,
-        _ => 0.0,
-    };
-    for h in handles {
-        match h.join() {
-            Ok((p, a)) => {
-                pinned &= p;
-                verified &= [0, a.len() / 2, a.len() - 1]
-                    .iter()
-                    .all(|&i| a[i] == expect);
-            }
-            Err(_) => {
-                pinned = false;
-                verified = false;
-            }
-        }
-    }
+    let workers = Workers::spawn(&cpus, per, stores);
+    let t = time_passes(&workers, t_run, limits, interrupted);
+    let (pinned, verified) = workers.finish(t.last);
+    let best = |secs: &[f64]| secs.iter().copied().fold(f64::INFINITY, f64::min);
     let rate = |bytes_per_elem: u64, secs: f64| {
         if secs.is_finite() && secs > 0.0 {
             (total_elems * bytes_per_elem) as f64 / secs / 1e9
@@ -648,13 +739,13 @@ pub fn run(
         pinned,
         array_bytes: total_elems * ELEM,
         stores,
-        copy_gb_per_s: rate(COPY_BYTES_PER_ELEM, best_copy),
-        triad_gb_per_s: rate(TRIAD_BYTES_PER_ELEM, best_triad),
-        passes,
-        copy_samples: samples(COPY_BYTES_PER_ELEM, &copy_secs),
-        triad_samples: samples(TRIAD_BYTES_PER_ELEM, &triad_secs),
+        copy_gb_per_s: rate(COPY_BYTES_PER_ELEM, best(&t.copy_secs)),
+        triad_gb_per_s: rate(TRIAD_BYTES_PER_ELEM, best(&t.triad_secs)),
+        passes: t.passes,
+        copy_samples: samples(COPY_BYTES_PER_ELEM, &t.copy_secs),
+        triad_samples: samples(TRIAD_BYTES_PER_ELEM, &t.triad_secs),
         elapsed_ns: t_run.elapsed().as_nanos() as u64,
-        cut_short,
+        cut_short: t.cut_short,
         verified,
     }
 }

@@ -22,7 +22,7 @@ pub use crate::blockdev::{Stack, StackNode};
 
 use crate::blockdev::details::DeviceDetails;
 use crate::blockdev::{DiskRow, Target};
-use crate::conditions::{Conditions, CpuConditions, LineConditions, Measured, StepLoad};
+use crate::conditions::{CpuConditions, LineConditions, Measured, MemoryConditions, StepLoad};
 use crate::cpu_loop::smt::SmtProbe;
 use crate::cpu_loop::LoopStep;
 use crate::dd_io::LineResult;
@@ -47,7 +47,7 @@ pub type CpuTrial = Measured<LoopStep, CpuConditions>;
 pub type CpuStep = Repeated<CpuTrial>;
 
 /// One run of the memory `Bandwidth` step with its conditions and marks.
-pub type MemoryTrial = Measured<DdBandwidth, Conditions>;
+pub type MemoryTrial = Measured<DdBandwidth, MemoryConditions>;
 
 /// The memory `Bandwidth` step: its median run, and its trials.
 pub type MemoryStep = Repeated<MemoryTrial>;
@@ -351,6 +351,20 @@ pub struct Extended {
     /// [`Report::raw_sections`] and printed from there.
     #[serde(skip)]
     pub kept_as_text: bool,
+    /// Read from a text report: the storage lines (indices into
+    /// [`Report::storage_bandwidth`]) whose `-x` latency line did not
+    /// read. Their percentiles are unknown, not zero: they stay at the
+    /// line's default and nothing compares them.
+    #[serde(skip)]
+    pub latency_unread: Vec<usize>,
+}
+
+impl Extended {
+    /// Whether storage line `i`'s latency percentiles were read (always,
+    /// but from a text report whose `-x` line for it did not read).
+    pub fn has_latency(&self, i: usize) -> bool {
+        !self.latency_unread.contains(&i)
+    }
 }
 
 /// `[ Plan ]` of `--dry-run`: what a full run would do (computed by
@@ -509,6 +523,12 @@ pub struct Report {
     /// and no key in the JSON, without it.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub repeat: u32,
+    /// Trials within each loop delay (K): each timed step of the standard
+    /// report ran K trials of about a K-th of the delay, interleaved with
+    /// its section's other steps; `repeat` × K trials in all. 1, and no
+    /// key in the JSON, when the steps ran as one block.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub trials_per_delay: u32,
     /// How the trials of `--repeat` were ordered (the seed, each round).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trial_order: Option<TrialOrder>,
@@ -571,6 +591,12 @@ pub struct Report {
 }
 
 impl Report {
+    /// Trials of each timed step in all: `repeat` rounds of
+    /// `trials_per_delay` trials.
+    pub fn trials_per_step(&self) -> u32 {
+        self.repeat.max(1) * self.trials_per_delay.max(1)
+    }
+
     /// An empty report of this build, for `kernel` (the `uname -a` text).
     pub fn new(kernel: String, hostname: String) -> Report {
         Report {
@@ -580,6 +606,7 @@ impl Report {
             timestamp_utc: None,
             loop_delay_s: None,
             repeat: 1,
+            trials_per_delay: 1,
             trial_order: None,
             dir: None,
             sections: Vec::new(),

@@ -13,7 +13,7 @@ use std::ops::{Deref, DerefMut};
 
 use serde::{Deserialize, Serialize};
 
-use crate::conditions::{Conditions, CpuConditions, LineConditions, Measured};
+use crate::conditions::{CpuConditions, LineConditions, Measured, MemoryConditions};
 use crate::cpu_loop::LoopStep;
 use crate::dd_io::{Direction, LineResult};
 use crate::end::End;
@@ -99,7 +99,7 @@ impl TrialFigure for Measured<LoopStep, CpuConditions> {
     }
 }
 
-impl TrialFigure for Measured<DdBandwidth, Conditions> {
+impl TrialFigure for Measured<DdBandwidth, MemoryConditions> {
     fn main_figure(&self) -> f64 {
         self.bytes_per_s()
     }

@@ -15,7 +15,8 @@ use crate::conditions::StepLoad;
 use crate::cpu_loop::mhz::{ClockProbe, ProbeStatus};
 use crate::cpu_loop::smt::SmtProbe;
 use crate::dd_io::Direction;
-use crate::membw::dram::{DramBandwidth, DramRun};
+use crate::membw::dram::{DramBandwidth, DramNote, DramRun};
+use crate::model::forms::device_details;
 use crate::model::{BlockSize, CpuStep, IoLine, MemoryStep};
 use crate::samples::Samples;
 use crate::sysinfo::procstat::MhzSource;
@@ -102,13 +103,13 @@ fn dram_run_line(r: &DramRun) -> String {
         r.copy_gb_per_s, r.triad_gb_per_s
     );
     if !r.pinned {
-        s.push_str("   (threads not pinned)");
+        s.push_str(&format!("   ({})", DramNote::NotPinned.text()));
     }
     if r.cut_short {
         s.push_str(" (interrupted)");
     }
     if !r.verified {
-        s.push_str(" (arrays did not verify: figure suspect)");
+        s.push_str(&format!(" ({})", DramNote::NotVerified.text()));
     }
     s
 }
@@ -233,7 +234,7 @@ fn words(load: &StepLoad, with_steal: bool) -> String {
 pub fn storage_lines(lines: &[IoLine], devices: &[DeviceDetails]) -> Vec<String> {
     let mut v: Vec<String> = devices
         .iter()
-        .map(|d| format!("Device    : {}", super::text::device_details_line(d)))
+        .map(|d| format!("Device    : {}", device_details::render(d)))
         .collect();
     if devices.is_empty() {
         v.push("Device    : no local block device".to_string());

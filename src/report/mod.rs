@@ -1,13 +1,16 @@
 //! The renderers and readers of the report model ([`crate::model`]):
 //! [`text`] writes the text report (streamed, line by line), [`json`] the
-//! JSON document (once, at the end), [`read`] turns text or JSON back into
-//! the model. [`Console`] carries what goes to stderr: progress and
+//! JSON document (once, at the end), [`prometheus`] the Prometheus
+//! textfile (written at the end by [`textfile`], atomically), [`read`]
+//! turns text or JSON back into the model. [`Console`] carries what goes to stderr: progress and
 //! messages, never the report.
 
 pub mod extended;
 pub mod json;
+pub mod prometheus;
 pub mod read;
 pub mod text;
+pub mod textfile;
 
 use std::io::{self, Write};
 

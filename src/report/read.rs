@@ -14,6 +14,7 @@
 
 use std::fmt;
 
+mod check;
 mod extended;
 
 use crate::blockdev::DiskRow;
@@ -27,7 +28,7 @@ use crate::model::{
     BlockSize, CpuInfo, IoSetup, Memory, Original, RawSection, Report, Section, SCHEMA_VERSION,
 };
 use crate::report::text::{BUFFERED_NOTE, MEMORY_NOTE, REMOTE_NOTE, TRIALS_SIGN};
-use crate::sysinfo::cgroup::{CpuQuota, Hierarchy};
+use crate::sysinfo::cgroup::CpuQuota;
 
 /// Why a report could not be read: the file, the line (1-based; 0 when the
 /// whole file is at fault) and what was expected.
@@ -70,9 +71,16 @@ pub fn read_json(file: &str, text: &str) -> Result<Report, ReadError> {
         line,
         message,
     };
-    let value: serde_json::Value =
+    // The version alone first (the rest skipped, not built into a
+    // `Value`): a newer layout is refused before its fields are read.
+    #[derive(serde::Deserialize)]
+    struct Version {
+        #[serde(default)]
+        schema_version: Option<serde_json::Value>,
+    }
+    let version: Version =
         serde_json::from_str(text).map_err(|e| err(e.line(), format!("not valid JSON: {e}")))?;
-    match value.get("schema_version").and_then(|v| v.as_u64()) {
+    match version.schema_version.as_ref().and_then(|v| v.as_u64()) {
         Some(v) if v == u64::from(SCHEMA_VERSION) => {}
         Some(v) if v > u64::from(SCHEMA_VERSION) => {
             return Err(err(
@@ -97,12 +105,14 @@ pub fn read_json(file: &str, text: &str) -> Result<Report, ReadError> {
             ))
         }
     }
-    serde_json::from_str(text).map_err(|e| {
+    let report: Report = serde_json::from_str(text).map_err(|e| {
         err(
             e.line(),
             format!("not a quickbench JSON report (schema_version {SCHEMA_VERSION}): {e}"),
         )
-    })
+    })?;
+    check::check(&report).map_err(|e| err(0, format!("{}: {}", e.path, e.message)))?;
+    Ok(report)
 }
 
 /// One line of the input, its number kept for errors.
@@ -238,7 +248,7 @@ impl TextReader<'_> {
                         self.err(
                             l.no,
                             format!(
-                                "expected `Run       : loop delay <N> s[ {TRIALS_SIGN} <trials> trials], <dir> (<fs> on <device>), <YYYY-MM-DD HH:MM> UTC`, found {:?}",
+                                "expected `Run       : loop delay <N> s[ {TRIALS_SIGN} <repeat> trials| in <K> trials| {TRIALS_SIGN} <repeat> in <all> trials], <dir> (<fs> on <device>), <YYYY-MM-DD HH:MM> UTC`, found {:?}",
                                 l.text
                             ),
                         )
@@ -247,7 +257,7 @@ impl TextReader<'_> {
                     self.report.dir = Some(run.1);
                     self.report.run_fs_device = run.2;
                     self.report.timestamp_utc = run.3;
-                    self.report.repeat = run.4;
+                    (self.report.repeat, self.report.trials_per_delay) = run.4;
                 }
                 ("Bash", Some(o)) => o.bash = Some(value.to_string()),
                 ("dd", Some(o)) => o.dd = Some(value.to_string()),
@@ -407,7 +417,7 @@ impl TextReader<'_> {
     }
 
     fn cpu_loop_line(&mut self, l: Line) -> Result<(), String> {
-        if let Some(q) = parse_cpu_limit(l.text) {
+        if let Some(q) = CpuQuota::parse_limit_line(l.text) {
             self.report
                 .limits
                 .get_or_insert_with(Default::default)
@@ -692,20 +702,40 @@ fn rest_after_tokens(text: &str, n: usize) -> &str {
 /// What the `Run` header line says: the loop delay, the directory, its
 /// filesystem and device, the date (RFC 3339, to the minute), and the
 /// trials of each step.
-type RunFacts = (f64, String, Option<(String, String)>, Option<String>, u32);
+type RunFacts = (
+    f64,
+    String,
+    Option<(String, String)>,
+    Option<String>,
+    (u32, u32),
+);
 
 /// `loop delay 30 s, /var/tmp (ext4 on vda), 2026-12-03 18:20 UTC`, or
-/// `loop delay 30 s × 5 trials, ...`.
+/// `loop delay 30 s × 5 trials, ...`, `loop delay 30 s in 6 trials, ...`,
+/// `loop delay 30 s × 5 in 30 trials, ...`.
 fn parse_run_line(value: &str) -> Option<RunFacts> {
     let rest = value.strip_prefix("loop delay ")?;
     let (delay, rest) = rest.split_once(" s")?;
     let delay: f64 = delay.parse().ok().filter(|d: &f64| d.is_finite())?;
-    let (repeat, rest) = match rest.strip_prefix(", ") {
-        Some(rest) => (1, rest),
+    let (repeat, per_delay, rest) = match rest.strip_prefix(", ") {
+        Some(rest) => (1, 1, rest),
         None => {
-            let rest = rest.strip_prefix(&format!(" {TRIALS_SIGN} "))?;
+            let count = |n: &str| n.parse().ok().filter(|n: &u32| *n > 1);
             let (n, rest) = rest.split_once(" trials, ")?;
-            (n.parse().ok().filter(|n: &u32| *n > 1)?, rest)
+            match (
+                n.strip_prefix(&format!(" {TRIALS_SIGN} ")),
+                n.strip_prefix(" in "),
+            ) {
+                // `× 5 in 30 trials`
+                (Some(n), _) if n.contains(" in ") => {
+                    let (n, all) = n.split_once(" in ")?;
+                    let (n, all) = (count(n)?, count(all)?);
+                    (all % n == 0 && all / n > 1).then_some((n, all / n, rest))?
+                }
+                (Some(n), _) => (count(n)?, 1, rest),
+                (None, Some(k)) => (1, count(k)?, rest),
+                (None, None) => return None,
+            }
         }
     };
     let (place, date) = rest.rsplit_once(", ")?;
@@ -729,8 +759,20 @@ fn parse_run_line(value: &str) -> Option<RunFacts> {
             (!fs.contains(' ')).then(|| (dir, fs.to_string(), dev.to_string()))
         });
     Some(match fs_dev {
-        Some((dir, fs, dev)) => (delay, dir.to_string(), Some((fs, dev)), timestamp, repeat),
-        None => (delay, place.to_string(), None, timestamp, repeat),
+        Some((dir, fs, dev)) => (
+            delay,
+            dir.to_string(),
+            Some((fs, dev)),
+            timestamp,
+            (repeat, per_delay),
+        ),
+        None => (
+            delay,
+            place.to_string(),
+            None,
+            timestamp,
+            (repeat, per_delay),
+        ),
     })
 }
 
@@ -878,53 +920,6 @@ fn parse_io_line(text: &str, bs: BlockSize) -> Option<(LineResult, Vec<Mark>)> {
     Some((line, marks))
 }
 
-/// `Limited to 1 CPU by the cgroup quota (cpu.max 100000 100000)` (or the
-/// v1 files).
-fn parse_cpu_limit(text: &str) -> Option<CpuQuota> {
-    let rest = text.trim().strip_prefix("Limited to ")?;
-    let (_, files) = rest.split_once(" by the cgroup quota (")?;
-    let files = files.strip_suffix(')')?;
-    let num = |s: &str| s.trim().parse::<u64>().ok();
-    let (hierarchy, quota_us, period_us) = if let Some(v2) = files.strip_prefix("cpu.max ") {
-        let (q, p) = v2.split_once(' ')?;
-        (Hierarchy::V2, num(q)?, num(p)?)
-    } else {
-        let (q, p) = files.split_once(", cpu.cfs_period_us ")?;
-        (
-            Hierarchy::V1,
-            num(q.strip_prefix("cpu.cfs_quota_us ")?)?,
-            num(p)?,
-        )
-    };
-    let q = CpuQuota {
-        quota_us,
-        period_us,
-        hierarchy,
-        from_path: String::new(),
-        dir: String::new(),
-    };
-    // Only what the renderer prints back the same.
-    (crate::report::text::cpu_limit_line(&q) == text.trim()).then_some(q)
-}
-
-/// How a step ended, from the words `text::end_text` prints:
-/// `interrupted`, `stopped`, `stopped: EIO` (the error read back is those
-/// words; the errno is the one the engine names so, if any).
-fn parse_end(text: &str) -> Option<End> {
-    let stopped = |errno| End::Stopped {
-        error: text.to_string(),
-        errno,
-        interrupted: false,
-    };
-    match text {
-        "interrupted" => Some(End::Interrupted),
-        "stopped" => Some(stopped(None)),
-        _ => text
-            .strip_prefix("stopped: ")
-            .map(|name| stopped(errno_of_name(name))),
-    }
-}
-
 /// How a line ended and its marks, from what follows it: `(interrupted)
 /// (busy: other processes used 48 % of a CPU) (steal 12 %)`; the end
 /// comes first. `None` when a part is neither.
@@ -937,17 +932,12 @@ fn parse_marks(text: &str) -> Option<(End, Vec<Mark>)> {
         let inner = rest.strip_prefix('(')?.get(..inner_end - 1)?;
         rest = rest[inner_end + 1..].trim_start();
         let first = end.is_complete() && marks.is_empty();
-        match parse_end(inner).filter(|_| first) {
+        match End::parse(inner).filter(|_| first) {
             Some(e) => end = e,
             None => marks.push(Mark::parse(inner)?),
         }
     }
     Some((end, marks))
-}
-
-/// The errno the engine names `name` (`EIO`), if it is one it names.
-fn errno_of_name(name: &str) -> Option<i32> {
-    (1..200).find(|&e| crate::dd_io::errno_name(e) == name)
 }
 
 #[cfg(test)]

@@ -11,7 +11,6 @@
 
 use std::io::{self, Write};
 
-use crate::blockdev::details::DeviceDetails;
 use crate::blockdev::DiskRow;
 use crate::conditions::{mark, Mark, StepLoad};
 use crate::cpu_loop::LoopStep;
@@ -26,7 +25,7 @@ use crate::model::{BlockSize, IoSetup, Original, Plan, Report, Section, ORIGINAL
 use crate::plan::{human_bytes, human_duration};
 use crate::progress::Progress;
 use crate::sink::{Item, Output};
-use crate::sysinfo::cgroup::{CpuQuota, Hierarchy};
+use crate::sysinfo::cgroup::CpuQuota;
 use crate::units::dd_rate;
 
 /// The items of a finished report, in report order: what the runner
@@ -123,7 +122,7 @@ fn body(r: &Report, item: Item) -> Vec<String> {
             .limits
             .as_ref()
             .and_then(|l| l.cpu_quota.as_ref())
-            .map(cpu_limit_line)
+            .map(CpuQuota::limit_line)
             .into_iter()
             .collect(),
         Item::CpuStep(i) => {
@@ -306,7 +305,9 @@ pub fn header_lines(r: &Report) -> Vec<String> {
 
 /// `Run       : loop delay 30 s, /var/tmp (ext4 on vda), 2026-12-03 18:20 UTC`:
 /// how the run was made, so that two reports can be compared fairly; with
-/// `--repeat 5`, `loop delay 30 s × 5 trials, ...`. Absent when the
+/// `--repeat 5`, `loop delay 30 s × 5 trials, ...`; with 6 trials within
+/// each delay, `loop delay 30 s in 6 trials, ...`, and both,
+/// `loop delay 30 s × 5 in 30 trials, ...`. Absent when the
 /// report does not know it (read from an older text).
 pub fn run_line(r: &Report) -> Option<String> {
     let delay = r.loop_delay_s?;
@@ -320,9 +321,11 @@ pub fn run_line(r: &Report) -> Option<String> {
         .as_deref()
         .and_then(minutes_utc)
         .unwrap_or_else(|| "date unknown".into());
-    let trials = match r.repeat {
-        1 => String::new(),
-        n => format!(" {TRIALS_SIGN} {n} trials"),
+    let trials = match (r.repeat, r.trials_per_delay) {
+        (1, 1) => String::new(),
+        (n, 1) => format!(" {TRIALS_SIGN} {n} trials"),
+        (1, k) => format!(" in {k} trials"),
+        (n, k) => format!(" {TRIALS_SIGN} {n} in {} trials", n * k),
     };
     Some(format!(
         "Run       : loop delay {delay} s{trials}, {place}, {date}"
@@ -352,25 +355,10 @@ fn original_header_lines(o: &Original, kernel: &str) -> Vec<String> {
     v
 }
 
-/// How a step that did not run its whole time ended, as said between
-/// parentheses after its line: `interrupted` (Ctrl-C), `stopped: ENOSPC`
-/// (an error with its errno), `stopped`; `None` for a complete step.
-pub fn end_text(end: &End) -> Option<String> {
-    match end {
-        End::Complete => None,
-        End::Interrupted => Some("interrupted".into()),
-        End::Stopped { errno: Some(e), .. } => Some(format!(
-            "stopped: {}",
-            crate::dd_io::tempfile::errno_name(*e)
-        )),
-        End::Stopped { errno: None, .. } => Some("stopped".into()),
-    }
-}
-
 /// `line`, then ` (interrupted)` or ` (stopped: EIO)` when the step ended
 /// early.
 fn ended(mut line: String, end: &End) -> String {
-    if let Some(t) = end_text(end) {
+    if let Some(t) = end.text() {
         line.push_str(&format!(" ({t})"));
     }
     line
@@ -398,32 +386,6 @@ fn load_line(what: &str, l: &StepLoad, step: mark::Step) -> Option<String> {
     }
     let s = format!("Load      : during the {what}{words}");
     Some(marked(s, &mark::marks(step, Some(l), None)))
-}
-
-/// `Limited to 1 CPU by the cgroup quota (cpu.max 100000 100000)`: the CPU
-/// loop's steps stay the original's powers of two, but a quota bounds
-/// what they get.
-pub fn cpu_limit_line(q: &CpuQuota) -> String {
-    let cpus = q.quota_us as f64 / q.period_us.max(1) as f64;
-    let n = format!("{cpus:.2}");
-    let n = n.trim_end_matches('0').trim_end_matches('.');
-    let files = match q.hierarchy {
-        Hierarchy::V2 => format!("cpu.max {} {}", q.quota_us, q.period_us),
-        Hierarchy::V1 => format!(
-            "cpu.cfs_quota_us {}, cpu.cfs_period_us {}",
-            q.quota_us, q.period_us
-        ),
-    };
-    format!(
-        "Limited to {n} CPU{} by the cgroup quota ({files})",
-        if n == "1" { "" } else { "s" }
-    )
-}
-
-/// The words of a mark, as printed between parentheses after a line
-/// ([`Mark::text`]).
-pub fn mark_text(m: &Mark) -> String {
-    m.text()
 }
 
 /// `line`, then each mark between parentheses: ` (busy: other processes
@@ -527,26 +489,6 @@ pub fn io_line(r: &LineResult) -> String {
     ended(s, &r.end)
 }
 
-/// One line of device details for the extended report.
-pub fn device_details_line(d: &DeviceDetails) -> String {
-    let opt = |v: Option<String>| v.unwrap_or_else(|| "?".into());
-    format!(
-        "{}: {}, scheduler {}, nr_requests {}, blocks {}/{} B (logical/physical), write cache {}, {} hw queue(s)",
-        d.name,
-        match d.rotational {
-            Some(true) => "rotational",
-            Some(false) => "non-rotational",
-            None => "rotational ?",
-        },
-        opt(d.scheduler.clone()),
-        opt(d.nr_requests.map(|v| v.to_string())),
-        opt(d.logical_block_size_bytes.map(|v| v.to_string())),
-        opt(d.physical_block_size_bytes.map(|v| v.to_string())),
-        opt(d.write_cache.clone()),
-        opt(d.hw_queues.map(|v| v.to_string())),
-    )
-}
-
 fn run_time_line(p: &Plan, r: &Report) -> String {
     let delay = r.loop_delay_s.unwrap_or_default();
     let once = p.steps_once.unwrap_or_default();
@@ -591,11 +533,7 @@ fn limits_line(r: &Report) -> Option<String> {
     let l = r.limits.as_ref()?;
     let mut parts = Vec::new();
     if let Some(q) = &l.cpu_quota {
-        parts.push(
-            cpu_limit_line(q)
-                .trim_start_matches("Limited to ")
-                .to_string(),
-        );
+        parts.push(q.limit_line().trim_start_matches("Limited to ").to_string());
     }
     if let Some(m) = l.memory_limit_bytes {
         let mut p = format!("memory {} (cgroup limit", human_bytes(m));
@@ -755,38 +693,6 @@ mod tests {
                 "vda       virtio      256        ?  ?",
                 "sda       scsi       3726       32  WDC WD40EFRX-68N",
             ]
-        );
-    }
-
-    #[test]
-    fn device_details_read_as_one_line() {
-        let mut d = DeviceDetails {
-            name: "nvme0n1".into(),
-            rotational: Some(false),
-            scheduler: Some("none".into()),
-            nr_requests: Some(1023),
-            logical_block_size_bytes: Some(512),
-            physical_block_size_bytes: Some(4096),
-            write_cache: Some("write back".into()),
-            hw_queues: Some(4),
-        };
-        assert_eq!(
-            device_details_line(&d),
-            "nvme0n1: non-rotational, scheduler none, nr_requests 1023, blocks 512/4096 B (logical/physical), write cache write back, 4 hw queue(s)"
-        );
-        d = DeviceDetails {
-            name: "sdz".into(),
-            rotational: None,
-            scheduler: None,
-            nr_requests: None,
-            logical_block_size_bytes: None,
-            physical_block_size_bytes: None,
-            write_cache: None,
-            hw_queues: None,
-        };
-        assert_eq!(
-            device_details_line(&d),
-            "sdz: rotational ?, scheduler ?, nr_requests ?, blocks ?/? B (logical/physical), write cache ?, ? hw queue(s)"
         );
     }
 

@@ -8,6 +8,7 @@ use crate::sysinfo;
 
 use super::rounds::Rounds;
 use super::{cpu_jobs, Run, Stop};
+use crate::trials::StepKind;
 
 impl<'a> Run<'a> {
     /// `[ CPU info ]`.
@@ -43,7 +44,7 @@ impl<'a> Run<'a> {
         let jobs = cpu_jobs(&self.sys);
         // The clock before any step has loaded the CPUs (cold).
         self.cold_clock = self.measure.clock_probe(&self.cpus);
-        let mut rounds = Rounds::new(jobs.len(), self.cfg.repeat);
+        let mut rounds = Rounds::new(jobs.len(), self.rounds());
         let mut round = 1;
         while round <= rounds.last {
             let order = self.round_order(jobs.len(), false);
@@ -51,13 +52,17 @@ impl<'a> Run<'a> {
                 o.cpu_loop.push(order.iter().map(|&i| jobs[i]).collect());
             }
             for i in order {
-                let step = self.cpu_trial(jobs[i], round);
+                // The measured clock after a step's last trial only: the
+                // probe costs 50 ms a time, and the hot clock is the one
+                // after the step's whole load.
+                let step = self.cpu_trial(jobs[i], round, round == rounds.last);
                 let rounds_left = round < rounds.last;
                 if self.after_step("CPU loop step", step.end.interrupted(), rounds_left)? {
                     rounds.cut(round);
                 }
                 rounds.add(i, round, step);
-                for step in rounds.ready() {
+                for mut step in rounds.ready() {
+                    hot_clock_on_the_step(&mut step);
                     self.report.cpu_loop.push(step);
                     self.emit(Item::CpuStep(self.report.cpu_loop.len() - 1))?;
                 }
@@ -67,21 +72,26 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
-    /// One run of the CPU loop step of `jobs` jobs, with its conditions.
-    fn cpu_trial(&mut self, jobs: u32, round: u32) -> CpuTrial {
+    /// One run of the CPU loop step of `jobs` jobs, with its conditions;
+    /// with `probe`, the measured clock right after it.
+    fn cpu_trial(&mut self, jobs: u32, round: u32, probe: bool) -> CpuTrial {
         let label = self.trial_label(&format!("{jobs} // jobs"), round);
-        self.progress("CPU loop", &label, 1);
+        let time = self.trial_plan(StepKind::CpuLoop).trial;
+        self.progress("CPU loop", &label, time);
         // One sampler: the load the marks judge and the clock of -x.
         let sampler = self.sample().map(Sampler::with_clock);
         let poll = || sampler.iter().for_each(Sampler::poll);
-        let figure = self.measure.cpu_step(jobs, self.cfg.loop_delay, &poll);
+        let figure = self.measure.cpu_step(jobs, time, &poll);
         let sample = sampler.map(|s| s.finish(f64::from(jobs)));
         // The clock right after the step, while the CPUs are hot.
-        let probe = self
-            .cold_clock
-            .clone()
-            .zip(self.measure.clock_probe(&self.cpus))
-            .map(|(cold, hot)| ProbedClock { cold, hot });
+        let probe = if probe {
+            self.cold_clock
+                .clone()
+                .zip(self.measure.clock_probe(&self.cpus))
+                .map(|(cold, hot)| ProbedClock { cold, hot })
+        } else {
+            None
+        };
         let mut marks = mark::marks(Step::Cpu, sample.as_ref().map(|s| &s.load), None);
         marks.extend(
             probe
@@ -101,4 +111,25 @@ impl<'a> Run<'a> {
         self.explain(&step.marks);
         step
     }
+}
+
+/// The step's measured clock is the one after its last trial: the step
+/// (its median trial's fields) takes that probe and its clock mark, so that
+/// the text shows them whichever trial is the median.
+fn hot_clock_on_the_step(step: &mut crate::model::CpuStep) {
+    if step.conditions.probe.is_some() {
+        return;
+    }
+    let Some(last) = step.trials.last() else {
+        return;
+    };
+    let probe = last.step.conditions.probe.clone();
+    let clock = last
+        .step
+        .marks
+        .iter()
+        .find(|m| m.kind() == crate::conditions::MarkKind::Clock)
+        .cloned();
+    step.step.conditions.probe = probe;
+    step.step.marks.extend(clock);
 }

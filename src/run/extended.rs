@@ -16,7 +16,7 @@ impl<'a> Run<'a> {
         }
         self.report.extended = Some(Extended::default());
         if self.cfg.runs(Section::Cpu) {
-            self.progress("Extended: CPU", "SMT probe", 1);
+            self.progress("Extended: CPU", "SMT probe", self.cfg.loop_delay);
             let sampler = self.sample();
             let probe = self.measure.smt_probe(&self.sys, self.cfg.loop_delay);
             // Two jobs at a time, on two CPUs.
@@ -30,7 +30,11 @@ impl<'a> Run<'a> {
             self.emit(Item::ExtendedCpu)?;
         }
         if self.cfg.runs(Section::Memory) {
-            self.progress("Extended: Memory", "DRAM copy and triad", 2);
+            self.progress(
+                "Extended: Memory",
+                "DRAM copy and triad",
+                self.cfg.loop_delay * 2,
+            );
             let sampler = self.sample();
             let dram = self
                 .measure

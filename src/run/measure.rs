@@ -3,7 +3,6 @@
 
 use std::time::Duration;
 
-use crate::cli::Config;
 use crate::conditions::procs::{busiest, ProcSnapshot, ProcessShare};
 use crate::conditions::Sampler;
 use crate::cpu_loop::mhz::{self, ClockProbe};
@@ -15,8 +14,6 @@ use crate::membw::{self, DdBandwidth};
 use crate::model::BlockSize;
 use crate::sysinfo::cgroup::CgroupLimits;
 use crate::{signals, Sysroot};
-
-use super::StandIn;
 
 /// Everything that measures. Each method returns plain data.
 pub trait Measure {
@@ -55,16 +52,6 @@ pub trait Storage {
         -> LineResult;
     /// Samples the counters of these devices around each line.
     fn watch_devices(&mut self, devices: &[String]);
-}
-
-/// The measure of this run, chosen once: the stand-in when the hidden
-/// `--fake-figures` asks for it, else the live system.
-pub fn measure_for(cfg: &Config) -> Box<dyn Measure> {
-    if cfg.fake_figures {
-        Box::new(StandIn::default())
-    } else {
-        Box::new(Live)
-    }
 }
 
 /// The live system.

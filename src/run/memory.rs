@@ -1,13 +1,14 @@
 //! `[ Memory ]`.
 
 use crate::cli::Section;
-use crate::conditions::{mark, Conditions, Step};
+use crate::conditions::{mark, MemoryConditions, Step};
 use crate::model::{Memory, MemoryTrial};
 use crate::sink::Item;
 use crate::sysinfo;
 
 use super::rounds::Rounds;
 use super::{Run, Stop};
+use crate::trials::StepKind;
 
 impl<'a> Run<'a> {
     /// `[ Memory ]`: the total, then the dd-like bandwidth.
@@ -35,22 +36,20 @@ impl<'a> Run<'a> {
         }
         // With --repeat, its trials one after the other: no other step of
         // its section to interleave with.
-        let mut rounds = Rounds::new(1, self.cfg.repeat);
+        let mut rounds = Rounds::new(1, self.rounds());
+        let time = self.trial_plan(StepKind::Memory).trial;
         let mut round = 1;
         while round <= rounds.last {
             let label = self.trial_label("Bandwidth", round);
-            self.progress("Memory", &label, 1);
+            self.progress("Memory", &label, time);
             let sampler = self.sample();
-            match self
-                .measure
-                .memory_bandwidth(&self.sys, self.cfg.loop_delay)
-            {
+            match self.measure.memory_bandwidth(&self.sys, time) {
                 Ok(figure) => {
                     let load = sampler.map(|s| s.finish(1.0).load);
                     let bw = MemoryTrial {
                         figure,
                         marks: mark::marks(Step::Memory, load.as_ref(), None),
-                        conditions: Conditions { load },
+                        conditions: MemoryConditions { load },
                     };
                     self.explain(&bw.marks);
                     let rounds_left = round < rounds.last;

@@ -16,6 +16,7 @@ mod stand_in;
 mod storage;
 
 use std::io;
+use std::time::Duration;
 
 use crate::blockdev::{self, Target};
 use crate::cli::{Config, Section};
@@ -26,9 +27,10 @@ use crate::report::Console;
 use crate::sink::{Item, Output};
 use crate::stats::rng::Rng;
 use crate::sysinfo::cgroup::{self, CgroupLimits};
+use crate::trials::{self, StepKind};
 use crate::{plan, signals, sysinfo, Sysroot};
 
-pub use measure::{measure_for, Live, Measure, Storage};
+pub use measure::{Live, Measure, Storage};
 use rounds::Countdown;
 pub use stand_in::StandIn;
 
@@ -58,6 +60,16 @@ impl From<io::Error> for Stop {
     }
 }
 
+/// The measure of this run, chosen once: the stand-in when the hidden
+/// `--fake-figures` asks for it, else the live system.
+pub fn measure_for(cfg: &Config) -> Box<dyn Measure> {
+    if cfg.fake_figures {
+        Box::new(StandIn::default())
+    } else {
+        Box::new(Live)
+    }
+}
+
 /// One run of the report, section by section.
 pub struct Run<'a> {
     cfg: &'a Config,
@@ -78,8 +90,10 @@ pub struct Run<'a> {
     cold_clock: Option<crate::cpu_loop::mhz::ClockProbe>,
     /// The marks have been explained on stderr.
     marks_explained: bool,
-    /// What shuffles the rounds of `--repeat`.
+    /// What shuffles the rounds of the trials.
     rng: Rng,
+    /// Trials within each loop delay (K), one for the whole run.
+    per_delay: u32,
 }
 
 impl<'a> Run<'a> {
@@ -106,8 +120,22 @@ impl<'a> Run<'a> {
         report.dir = Some(dir.display().to_string());
         report.dry_run = cfg.dry_run;
         report.repeat = cfg.repeat;
+        let sections = plan_input(cfg);
+        let kinds: Vec<StepKind> = [
+            (Section::Cpu, StepKind::CpuLoop),
+            (Section::Memory, StepKind::Memory),
+            (Section::Io, StepKind::Storage),
+        ]
+        .into_iter()
+        .filter(|(s, _)| sections.runs(*s))
+        .map(|(_, k)| k)
+        .collect();
+        let per_delay = trials::run_trials(&kinds, cfg.loop_delay, cfg.trials);
+        if !cfg.dry_run {
+            report.trials_per_delay = per_delay;
+        }
         let seed = measure.trial_seed();
-        if cfg.repeat > 1 && !cfg.dry_run {
+        if report.trials_per_step() > 1 && !cfg.dry_run {
             report.trial_order = Some(TrialOrder {
                 seed,
                 cpu_loop: Vec::new(),
@@ -134,10 +162,10 @@ impl<'a> Run<'a> {
                 ));
             }
         }
-        let steps_left = if cfg.dry_run {
-            0
+        let time_left = if cfg.dry_run {
+            Duration::ZERO
         } else {
-            plan::estimate(&plan_input(cfg), cpu_jobs(&sys).len()).runs
+            Duration::from_secs_f64(plan::estimate(&sections, cpu_jobs(&sys).len()).run_s)
         };
         let limits = cgroup::read_limits(&sys);
         let cpus = crate::cpu_loop::smt::usable_cpu_list(&sys);
@@ -149,16 +177,14 @@ impl<'a> Run<'a> {
             out,
             console,
             report,
-            countdown: Countdown {
-                steps_left,
-                delay: cfg.loop_delay,
-            },
+            countdown: Countdown { left: time_left },
             target: None,
             limits,
             cpus,
             cold_clock: None,
             marks_explained: false,
             rng: Rng::new(seed),
+            per_delay,
         };
         for note in &run.limits.notes {
             console.warn(&format!("cgroup limits: {note}"));
@@ -244,18 +270,29 @@ impl<'a> Run<'a> {
     /// The progress display's name of `step` in `round`: with `--repeat`,
     /// which trial it is.
     fn trial_label(&self, step: &str, round: u32) -> String {
-        match self.cfg.repeat {
+        match self.rounds() {
             1 => step.to_string(),
             n => format!("{step}, trial {round}/{n}"),
         }
     }
 
+    /// Trials of each step in all: `--repeat` rounds of the trials within
+    /// a delay.
+    fn rounds(&self) -> u32 {
+        self.cfg.repeat.max(1) * self.per_delay
+    }
+
+    /// How a step of `kind` spends its loop delay in this run.
+    fn trial_plan(&self, kind: StepKind) -> trials::TrialPlan {
+        trials::plan_with(kind, self.cfg.loop_delay, self.per_delay)
+    }
+
     /// The order of a round of `steps` steps (indexes in report order):
-    /// shuffled with `--repeat` (Fisher–Yates, Knuth's Algorithm P, TAOCP
-    /// vol. 2, 3.4.2), the report's order without it or when `fixed`.
+    /// shuffled with trials (Fisher–Yates, Knuth's Algorithm P, TAOCP
+    /// vol. 2, 3.4.2), the report's order without them or when `fixed`.
     fn round_order(&mut self, steps: usize, fixed: bool) -> Vec<usize> {
         let mut order: Vec<usize> = (0..steps).collect();
-        if self.cfg.repeat > 1 && !fixed {
+        if self.rounds() > 1 && !fixed {
             for i in (1..steps).rev() {
                 let j = self.rng.below(i as u64 + 1) as usize;
                 order.swap(i, j);
@@ -264,11 +301,9 @@ impl<'a> Run<'a> {
         order
     }
 
-    fn progress(&mut self, section: &str, step: &str, delays: u32) {
-        let left = self.countdown.start(delays);
-        self.console
-            .progress()
-            .step(section, step, self.cfg.loop_delay * delays, left);
+    fn progress(&mut self, section: &str, step: &str, time: Duration) {
+        let left = self.countdown.start(time);
+        self.console.progress().step(section, step, time, left);
     }
 
     /// Starts sampling the host's load around a step.

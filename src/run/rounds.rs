@@ -8,18 +8,17 @@ use crate::model::trials::TrialFigure;
 use crate::model::{Repeated, Trial};
 use crate::stats::trend::seasonal_kendall;
 
-/// Time left in the run, for the progress display: timed runs (every
-/// trial of every step) not yet started, each one loop delay long.
+/// Time left in the run, for the progress display: the timed runs (every
+/// trial of every step) not yet started.
 pub(super) struct Countdown {
-    pub(super) steps_left: u32,
-    pub(super) delay: Duration,
+    pub(super) left: Duration,
 }
 
 impl Countdown {
-    /// A step of `steps` delays starts: what is left, this step included.
-    pub(super) fn start(&mut self, steps: u32) -> Duration {
-        let left = self.delay * self.steps_left.max(steps);
-        self.steps_left = self.steps_left.saturating_sub(steps);
+    /// A run of `time` starts: what is left, this run included.
+    pub(super) fn start(&mut self, time: Duration) -> Duration {
+        let left = self.left.max(time);
+        self.left = self.left.saturating_sub(time);
         left
     }
 }

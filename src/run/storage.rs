@@ -12,6 +12,7 @@ use crate::sink::Item;
 
 use super::rounds::Rounds;
 use super::{Run, Stop, Storage};
+use crate::trials::StepKind;
 
 impl<'a> Run<'a> {
     /// The storage behind the benchmark directory, resolved once (for the
@@ -117,7 +118,7 @@ impl<'a> Run<'a> {
             .collect();
         for bs in blocks {
             self.emit(Item::BandwidthTitle(bs))?;
-            let mut rounds = Rounds::new(lines.len(), self.cfg.repeat);
+            let mut rounds = Rounds::new(lines.len(), self.rounds());
             let mut orders = Vec::new();
             let mut round = 1;
             while round <= rounds.last {
@@ -171,9 +172,10 @@ impl<'a> Run<'a> {
     ) -> IoTrial {
         let LineKey { direction, jobs } = key;
         let label = self.trial_label(&format!("{} ({jobs} thread[s])", direction.label()), round);
-        self.progress(&format!("Storage bandwidth {}", bs.label()), &label, 1);
+        let time = self.trial_plan(StepKind::Storage).trial;
+        self.progress(&format!("Storage bandwidth {}", bs.label()), &label, time);
         let sampler = self.sample();
-        let figure = ws.run_line(bs, direction, jobs, self.cfg.loop_delay);
+        let figure = ws.run_line(bs, direction, jobs, time);
         let needed = f64::from(jobs.min(self.cpus.len().max(1) as u32));
         let mut load = sampler.map(|s| s.finish(needed).load).unwrap_or_default();
         let deltas: Vec<(String, crate::blockdev::BlockStat)> = figure
@@ -197,7 +199,7 @@ impl<'a> Run<'a> {
                 Some(errno) => format!("; {}", dd_io::errno_hint(Some(errno))),
                 None => String::new(),
             };
-            let trial = match self.cfg.repeat {
+            let trial = match self.rounds() {
                 1 => String::new(),
                 n => format!(", trial {round} of {n}"),
             };

@@ -40,8 +40,8 @@ mod properties;
 pub use describe::{IntervalMethod, Summary};
 pub use fleet::{fleet_outliers, FleetOutlier};
 pub use verdict::{
-    judge, judge_all, Adjustment, Family, FigureInput, Judgement, RatioInterval, RunsNeeded,
-    Spread, Trial, Unjudgeable, Verdict,
+    judge, judge_all, spread_of, Adjustment, Family, FigureInput, Judgement, OutOfReach,
+    RatioInterval, RunsNeeded, Spread, Trial, Unjudgeable, Verdict,
 };
 
 /// Which way a figure is better.

@@ -273,8 +273,15 @@ pub struct Judgement {
     /// ratio of geometric means with within-run noise only, else the ratio
     /// of medians).
     pub ratio: f64,
-    /// The interval of B/A the verdict reads; `None` with the fixed band.
+    /// The interval of B/A the verdict reads; `None` with the fixed band,
+    /// and when the level is out of reach of the trials (see
+    /// [`Judgement::out_of_reach`]): a narrower interval at a lower level
+    /// is not what the verdict was read from, so none is given.
     pub interval: Option<RatioInterval>,
+    /// The level the figure needed, when its trials cannot reach it (a
+    /// rank interval of n trials a side reaches at most 1 − 2/C(2n, n)),
+    /// with the fewest trials a side that do.
+    pub out_of_reach: Option<OutOfReach>,
     /// The p-value of "B differs from A beyond the margin".
     pub p_value: Option<f64>,
     /// That p-value adjusted across the family (BH or Holm).
@@ -286,6 +293,18 @@ pub struct Judgement {
     /// The percentile bootstrap interval of median(B)/median(A) at the same
     /// level, with 3 or more trials a side (not used by the verdict).
     pub bootstrap: Option<(f64, f64)>,
+}
+
+/// A level out of reach of the trials a side: the verdict is `~`, with
+/// no interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct OutOfReach {
+    /// The confidence level the family asks of this figure.
+    pub level: f64,
+    /// The highest confidence the trials a side allow.
+    pub achievable: f64,
+    /// The fewest trials a side whose rank interval reaches `level`.
+    pub trials_needed: u32,
 }
 
 /// Why a figure cannot be judged.
@@ -361,8 +380,30 @@ fn within_side(side: &[Trial], cv: f64) -> Option<(f64, f64, f64)> {
     Some((mean, var / (n * n), welch))
 }
 
+/// How [`judge_all`] would read `f`, without judging it: what its
+/// interval would know of the spread (the model [`model`] picks from the
+/// trials' counts and samples alone), or why it cannot be judged. For an
+/// output that says how figures are judged but shows no verdict.
+pub fn spread_of(f: &FigureInput) -> Result<Spread, Unjudgeable> {
+    validate(f)?;
+    let (n_a, n_b) = (f.a.len(), f.b.len());
+    Ok(if n_a >= MEASURED_FROM && n_b >= MEASURED_FROM {
+        Spread::Measured { n_a, n_b }
+    } else if within_side(&f.a, f.assumed_run_cv).is_some()
+        && within_side(&f.b, f.assumed_run_cv).is_some()
+    {
+        Spread::WithinRunOnly {
+            assumed_run_cv: f.assumed_run_cv,
+        }
+    } else {
+        Spread::None
+    })
+}
+
 fn model(f: &FigureInput, cache: &mut HashMap<(usize, usize), UDistribution>) -> Model {
     let (na, nb) = (f.a.len(), f.b.len());
+    // Shift::new fails only on an empty side or a value that is not
+    // finite, which `validate` has refused: `spread_of` relies on it.
     if na >= MEASURED_FROM && nb >= MEASURED_FROM {
         let (x, y) = (logs(&f.b), logs(&f.a));
         let dist = (na < 50 && nb < 50).then(|| {
@@ -629,6 +670,7 @@ fn judge_one(
                 verdict,
                 ratio: *ratio,
                 interval: None,
+                out_of_reach: None,
                 p_value: None,
                 p_adjusted: None,
                 spread: Spread::None,
@@ -676,15 +718,25 @@ fn judge_one(
             median_ratio_interval(&a, &b, level, resamples, seed_of(&a, &b))
         })
         .flatten();
+    // Out of reach, the interval computed is at a lower level than the
+    // verdict needs: it is not shown, its words say so instead.
+    // Ties among the trials can keep even that many from the level: then
+    // one more a side.
+    let out_of_reach = (!attainable).then(|| OutOfReach {
+        level,
+        achievable: achieved,
+        trials_needed: (min_runs_for(alpha) as usize).max(n_a.max(n_b) + 1) as u32,
+    });
     Judgement {
         verdict,
         ratio: est.exp(),
-        interval: Some(RatioInterval {
+        interval: attainable.then_some(RatioInterval {
             lo: lo.exp(),
             hi: hi.exp(),
             level,
             achieved,
         }),
+        out_of_reach,
         p_value: Some(p),
         p_adjusted: Some(p_adj),
         spread,
@@ -698,6 +750,32 @@ fn judge_one(
 #[allow(clippy::excessive_precision)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spread_of_says_what_judge_all_would_read() {
+        let plain = |v: &[f64]| v.iter().map(|&x| Trial::value(x)).collect::<Vec<_>>();
+        let sampled = |v: &[f64]| {
+            v.iter()
+                .map(|&x| Trial::with_samples(x, &[x, x * 1.01, x * 0.99, x, x * 1.02, x * 0.98]))
+                .collect::<Vec<_>>()
+        };
+        let cases = [
+            (plain(&[100.0]), plain(&[105.0])),
+            (sampled(&[100.0]), sampled(&[130.0])),
+            (sampled(&[100.0, 101.0]), plain(&[100.0, 99.0])),
+            (plain(&[100.0, 101.0, 99.0]), plain(&[120.0, 118.0, 121.0])),
+            (
+                sampled(&[100.0, 101.0, 99.0]),
+                sampled(&[99.0, 98.0, 101.0, 100.0]),
+            ),
+            (plain(&[0.0]), plain(&[5.0])),
+        ];
+        for (a, b) in cases {
+            let f = FigureInput::new(Better::Higher, 0.1, a, b);
+            let judged = judge(&f).map(|j| j.spread);
+            assert_eq!(spread_of(&f), judged, "{f:?}");
+        }
+    }
 
     fn trials(values: &[f64]) -> Vec<Trial> {
         values.iter().map(|&v| Trial::value(v)).collect()
@@ -765,7 +843,7 @@ mod tests {
         );
         let all = judge_all(&[zero, ok], &Family::default());
         assert!(all[0].is_err());
-        assert_eq!(all[1].as_ref().unwrap().interval.unwrap().level, 0.95);
+        assert_eq!(all[1].as_ref().unwrap().out_of_reach.unwrap().level, 0.95);
     }
 
     // Reference values: tests/stats_reference.py, section "verdict: measured
@@ -857,6 +935,13 @@ mod tests {
         assert_eq!(min_runs_for(0.05), 4);
         assert_eq!(min_runs_for(0.01), 5);
         assert_eq!(min_runs_for(0.05 / 50.0), 7);
+        // A standard report's family: 15 to 23 measurements (2 to 10 CPU
+        // loop steps, memory, 12 storage lines) ask 1 - 0.05/m of each
+        // figure that did not move; 6 trials a side reach it
+        // (2/C(12, 6) = 0.00216 <= 0.05/23 = 0.00217), 24 need 7.
+        assert_eq!(min_runs_for(0.05 / 15.0), 6);
+        assert_eq!(min_runs_for(0.05 / 23.0), 6);
+        assert_eq!(min_runs_for(0.05 / 24.0), 7);
         // Three trials a side cannot reach 95 % with ranks (best: 90 %), even
         // for a 20 % gain.
         let f = FigureInput::new(
@@ -867,8 +952,12 @@ mod tests {
         );
         let j = judge(&f).unwrap();
         assert_eq!(j.verdict, Verdict::Inconclusive);
-        let ci = j.interval.unwrap();
-        close(ci.achieved, 0.9, 1e-15);
+        // No interval is shown: the 90 % one is not what the verdict read.
+        assert_eq!(j.interval, None);
+        let reach = j.out_of_reach.unwrap();
+        close(reach.level, 0.95, 1e-15);
+        close(reach.achievable, 0.9, 1e-15);
+        assert_eq!(reach.trials_needed, 4);
         assert_eq!(
             j.runs_needed,
             Some(RunsNeeded::PerSide {

@@ -88,6 +88,56 @@ impl CpuQuota {
     pub fn cpu_stat_file(&self) -> String {
         format!("{}/cpu.stat", self.dir)
     }
+
+    /// `Limited to 1 CPU by the cgroup quota (cpu.max 100000 100000)`: the CPU
+    /// loop's steps stay the original's powers of two, but a quota bounds
+    /// what they get.
+    pub fn limit_line(&self) -> String {
+        let cpus = self.cpus();
+        let n = format!("{cpus:.2}");
+        let n = n.trim_end_matches('0').trim_end_matches('.');
+        let files = match self.hierarchy {
+            Hierarchy::V2 => format!("cpu.max {} {}", self.quota_us, self.period_us),
+            Hierarchy::V1 => format!(
+                "cpu.cfs_quota_us {}, cpu.cfs_period_us {}",
+                self.quota_us, self.period_us
+            ),
+        };
+        format!(
+            "Limited to {n} CPU{} by the cgroup quota ({files})",
+            if n == "1" { "" } else { "s" }
+        )
+    }
+
+    /// `Limited to 1 CPU by the cgroup quota (cpu.max 100000 100000)` (or the
+    /// v1 files), as [`CpuQuota::limit_line`] prints it: the quota without
+    /// its cgroup (`from_path`, `dir` empty). `None` for any other text.
+    pub fn parse_limit_line(text: &str) -> Option<CpuQuota> {
+        let rest = text.trim().strip_prefix("Limited to ")?;
+        let (_, files) = rest.split_once(" by the cgroup quota (")?;
+        let files = files.strip_suffix(')')?;
+        let num = |s: &str| s.trim().parse::<u64>().ok();
+        let (hierarchy, quota_us, period_us) = if let Some(v2) = files.strip_prefix("cpu.max ") {
+            let (q, p) = v2.split_once(' ')?;
+            (Hierarchy::V2, num(q)?, num(p)?)
+        } else {
+            let (q, p) = files.split_once(", cpu.cfs_period_us ")?;
+            (
+                Hierarchy::V1,
+                num(q.strip_prefix("cpu.cfs_quota_us ")?)?,
+                num(p)?,
+            )
+        };
+        let q = CpuQuota {
+            quota_us,
+            period_us,
+            hierarchy,
+            from_path: String::new(),
+            dir: String::new(),
+        };
+        // Only what the renderer prints back the same.
+        (q.limit_line() == text.trim()).then_some(q)
+    }
 }
 
 /// The cgroup limits that bind this process (each the tightest along the

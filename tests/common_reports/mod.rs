@@ -57,7 +57,16 @@ pub fn stand_in(dir: &Path, host: &str) -> (PathBuf, PathBuf) {
     let out = quickbench()
         .arg("--sysroot")
         .arg(&root)
-        .args(["--fake-figures", "--dir", "/", "12", "--json", "--text-out"])
+        .args([
+            "--fake-figures",
+            "--trials",
+            "1",
+            "--dir",
+            "/",
+            "12",
+            "--json",
+            "--text-out",
+        ])
         .arg(&txt)
         .output()
         .unwrap();

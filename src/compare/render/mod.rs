@@ -1,8 +1,11 @@
 //! The renderers of a comparison: [`text`] (side by side, one column per
 //! report), [`table`] (the fleet table), [`html`] (one self-contained
-//! page), and the JSON document.
+//! page), [`markdown`] and [`csv`] (for tickets and spreadsheets), and the
+//! JSON document.
 
+pub mod csv;
 pub mod html;
+pub mod markdown;
 pub mod table;
 pub mod text;
 
@@ -109,6 +112,7 @@ pub fn legend(c: &Comparison) -> Vec<String> {
             .iter()
             .flat_map(|r| r.judged.iter().flatten())
             .map(|j| j.spread)
+            .chain(c.unjudged_spreads.iter().copied())
     };
     if spreads().any(|s| matches!(s, Spread::WithinRunOnly { .. })) {
         let cvs: Vec<String> = KINDS
@@ -171,6 +175,7 @@ fn verdict_words(row: &Row, n: usize) -> String {
             )
         }
         Verdict::Missing => "missing".into(),
+        Verdict::NotJudged => String::new(),
     }
 }
 

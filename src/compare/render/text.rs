@@ -9,7 +9,7 @@ use crate::compare::verdict::Verdict;
 /// The text of a comparison: two sides side by side, or one column per
 /// side when they fit `style.width`, else the fleet table.
 pub fn render_text(c: &Comparison, style: &Style, table: bool) -> String {
-    if table || (c.sides.len() > 2 && !columns_fit(c, style.width)) {
+    if shows_table(c, style, table) {
         return render_table(c, style);
     }
     let mut out = header_text(c);
@@ -73,6 +73,13 @@ pub fn render_text(c: &Comparison, style: &Style, table: bool) -> String {
         }
     }
     out
+}
+
+/// Whether [`render_text`] writes the fleet table (asked for, or more
+/// than two sides whose columns do not fit `style.width`) rather than
+/// the rows and their verdicts. Read before any verdict is decided.
+pub fn shows_table(c: &Comparison, style: &Style, table: bool) -> bool {
+    table || (c.sides.len() > 2 && !columns_fit(c, style.width))
 }
 
 fn info_line(r: &Row, c: &Comparison, label_w: usize, style: &Style) -> String {

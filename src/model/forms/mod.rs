@@ -6,5 +6,6 @@
 //! They import the data they print and nothing else.
 
 pub mod cpuinfo;
+pub mod device_details;
 pub mod spread;
 pub mod stack;

@@ -20,17 +20,15 @@
 //! as they were, and the figures that did read are kept for `compare`.
 //! Never an error: a text that reads without them reads with them.
 
-use crate::blockdev::details::DeviceDetails;
 use crate::blockdev::BlockStat;
 use crate::conditions::io::DeviceIoShare;
 use crate::conditions::load::CpuLoad;
-use crate::conditions::mark::CACHED_BELOW_PERCENT;
-use crate::conditions::reach::{Reach, Verdict};
+use crate::conditions::reach::{Reach, ReachVerdict};
 use crate::conditions::{Clock, StepLoad};
 use crate::cpu_loop::smt::{SmtPlan, SmtProbe};
 use crate::dd_io::Direction;
-use crate::membw::dram::{ArrayBound, ArrayPlan, DramBandwidth, DramRun, Stores};
-use crate::model::forms::spread;
+use crate::membw::dram::{ArrayBound, ArrayPlan, DramBandwidth, DramNote, DramRun, Stores};
+use crate::model::forms::{device_details, spread};
 use crate::model::{BlockSize, Extended, RawSection, Report};
 use crate::samples::Samples;
 use crate::sysinfo::procstat::MhzSource;
@@ -57,13 +55,19 @@ pub fn structure(r: &mut Report) {
         .filter(|s| known(s))
         .cloned()
         .collect();
+    // Which storage lines had their latency percentiles read: the others
+    // (a line that did not read, or no line at all) are unknown, not 0.
+    let mut latency_read = vec![false; r.storage_bandwidth.len()];
     for s in &sections {
         match s.title.as_str() {
             CPU_TITLE => cpu(r, &mut x, &s.lines),
             MEMORY_TITLE => memory(r, &mut x, &s.lines),
-            _ => storage(r, &mut x, &s.lines),
+            _ => storage(r, &mut x, &s.lines, &mut latency_read),
         }
     }
+    x.latency_unread = (0..latency_read.len())
+        .filter(|&i| !latency_read[i])
+        .collect();
     // As kept lines, the report renders as it always did: the structured
     // form is taken only when it renders to exactly the same text.
     x.kept_as_text = true;
@@ -449,16 +453,16 @@ fn dram_run(l: &str) -> Option<DramRun> {
     };
     let (copy, rest) = rest.split_once(" GB/s   triad ")?;
     let (triad, mut rest) = rest.split_once(" GB/s")?;
-    let mut flag = |words: &str| match rest.strip_prefix(words) {
+    let mut flag = |words: String| match rest.strip_prefix(&words) {
         Some(r) => {
             rest = r;
             true
         }
         None => false,
     };
-    let pinned = !flag("   (threads not pinned)");
-    let cut_short = flag(" (interrupted)");
-    let verified = !flag(" (arrays did not verify: figure suspect)");
+    let pinned = !flag(format!("   ({})", DramNote::NotPinned.text()));
+    let cut_short = flag(" (interrupted)".to_string());
+    let verified = !flag(format!(" ({})", DramNote::NotVerified.text()));
     if !rest.is_empty() {
         return None;
     }
@@ -481,12 +485,12 @@ fn dram_run(l: &str) -> Option<DramRun> {
 
 /// `[ Extended: Storage ]`: the devices' details, then one line per
 /// storage line.
-fn storage(r: &mut Report, x: &mut Extended, lines: &[String]) {
+fn storage(r: &mut Report, x: &mut Extended, lines: &[String], latency_read: &mut [bool]) {
     let mut line = 0;
     for l in lines {
         if let Some(rest) = l.strip_prefix("Device    : ") {
             if rest != "no local block device" {
-                x.device_details.extend(device_details(rest));
+                x.device_details.extend(device_details::parse(rest));
             }
         } else {
             // The lines follow the storage lines, one each, read or not.
@@ -494,11 +498,11 @@ fn storage(r: &mut Report, x: &mut Extended, lines: &[String]) {
                 continue;
             };
             line += 1;
-            let Some(read) = latency_line(l) else {
+            let Some((head, tail)) = latency_head(l) else {
                 continue;
             };
             let same = (io.block_size_bytes, io.direction, io.jobs)
-                == (read.block_size_bytes, read.direction, read.jobs);
+                == (head.block_size_bytes, head.direction, head.jobs);
             if !same {
                 continue;
             }
@@ -509,7 +513,13 @@ fn storage(r: &mut Report, x: &mut Extended, lines: &[String]) {
                 f.lat_p99_us,
                 f.lat_p999_us,
                 f.lat_max_us,
-            ] = read.lat;
+            ] = head.lat;
+            latency_read[line - 1] = true;
+            // A tail of an older layout (`(+N not ours: ...)`) does not
+            // read: the percentiles before it did, and stay.
+            let Some(read) = latency_tail(tail) else {
+                continue;
+            };
             f.samples = read.samples;
             if let Some(ios) = read.ios {
                 f.ios = ios;
@@ -531,26 +541,25 @@ fn storage(r: &mut Report, x: &mut Extended, lines: &[String]) {
                 device_bytes: None,
                 device_equivalent_bytes: None,
                 device_share_percent: Some(share),
-                verdict: if share < CACHED_BELOW_PERCENT {
-                    Verdict::Cached {
-                        device_share_percent: share,
-                    }
-                } else {
-                    Verdict::Reached
-                },
+                verdict: ReachVerdict::of_share(share),
             });
             io.conditions.load = read.load;
         }
     }
 }
 
-/// What one latency line says.
-struct LatencyLine {
+/// What one latency line says before its first `|`: which storage line
+/// it is, and its percentiles.
+struct LatencyHead {
     block_size_bytes: u64,
     direction: Direction,
     jobs: u32,
     /// p50, p90, p99, p99.9, max, µs.
     lat: [f64; 5],
+}
+
+/// What one latency line says after its percentiles.
+struct LatencyTail {
     samples: Samples,
     /// The engine's I/Os and the device's, when counted.
     ios: Option<u64>,
@@ -562,8 +571,8 @@ struct LatencyLine {
 /// `4k Writes ( 1 thread[s]): p50     40.0  p90 ... max      40.0 µs  |
 /// IO/s ±  0.6 % (24 x 500 ms)  | engine 25000 I/Os, device 25000; devices
 /// saw 100.0 % of our bytes; not ours on vda: 0.0 %; others 3 % of a CPU,
-/// steal 0.1 %`.
-fn latency_line(l: &str) -> Option<LatencyLine> {
+/// steal 0.1 %`: the line up to its percentiles, and the rest.
+fn latency_head(l: &str) -> Option<(LatencyHead, &str)> {
     let (head, rest) = l.split_once(" thread[s]): ")?;
     let (what, jobs) = head.split_once(" (")?;
     let jobs: u32 = jobs.trim_start().parse().ok()?;
@@ -574,7 +583,7 @@ fn latency_line(l: &str) -> Option<LatencyLine> {
         "Reads" => Direction::Read,
         _ => return None,
     };
-    let (figures, mut rest) = rest.split_once(" µs")?;
+    let (figures, rest) = rest.split_once(" µs")?;
     let t: Vec<&str> = figures.split_whitespace().collect();
     let labels = ["p50", "p90", "p99", "p99.9", "max"];
     if t.len() != 10 || (0..5).any(|i| t[2 * i] != labels[i]) {
@@ -584,6 +593,18 @@ fn latency_line(l: &str) -> Option<LatencyLine> {
     for (i, v) in lat.iter_mut().enumerate() {
         *v = spread::finite(t[2 * i + 1])?;
     }
+    let head = LatencyHead {
+        block_size_bytes: bs.bytes(),
+        direction,
+        jobs,
+        lat,
+    };
+    Some((head, rest))
+}
+
+/// The rest of a latency line after its percentiles: its spread, device
+/// counters, the share the devices saw, other I/O and the load.
+fn latency_tail(mut rest: &str) -> Option<LatencyTail> {
     let mut samples = Samples::default();
     if let Some(r) = rest.strip_prefix("  | IO/s ") {
         let end = r.find(')')? + 1;
@@ -627,51 +648,12 @@ fn latency_line(l: &str) -> Option<LatencyLine> {
     if !io.is_empty() {
         load.get_or_insert_with(StepLoad::default).io = io;
     }
-    Some(LatencyLine {
-        block_size_bytes: bs.bytes(),
-        direction,
-        jobs,
-        lat,
+    Some(LatencyTail {
         samples,
         ios,
         device_ios,
         share,
         load,
-    })
-}
-
-/// `vda: non-rotational, scheduler none, nr_requests 256, blocks 512/4096 B
-/// (logical/physical), write cache write back, 4 hw queue(s)`, `?` for
-/// what was not read.
-fn device_details(text: &str) -> Option<DeviceDetails> {
-    let (name, rest) = text.split_once(": ")?;
-    let (rot, rest) = rest.split_once(", scheduler ")?;
-    let (scheduler, rest) = rest.split_once(", nr_requests ")?;
-    let (nr, rest) = rest.split_once(", blocks ")?;
-    let (blocks, rest) = rest.split_once(" B (logical/physical), write cache ")?;
-    let (logical, physical) = blocks.split_once('/')?;
-    let (cache, queues) = rest.strip_suffix(" hw queue(s)")?.rsplit_once(", ")?;
-    let word = |w: &str| (w != "?").then(|| w.to_string());
-    let num = |w: &str| -> Option<Option<u64>> {
-        match w {
-            "?" => Some(None),
-            n => n.parse().ok().map(Some),
-        }
-    };
-    Some(DeviceDetails {
-        name: name.to_string(),
-        rotational: match rot {
-            "rotational" => Some(true),
-            "non-rotational" => Some(false),
-            "rotational ?" => None,
-            _ => return None,
-        },
-        scheduler: word(scheduler),
-        nr_requests: num(nr)?,
-        logical_block_size_bytes: num(logical)?,
-        physical_block_size_bytes: num(physical)?,
-        write_cache: word(cache),
-        hw_queues: num(queues)?,
     })
 }
 
@@ -720,12 +702,13 @@ mod tests {
         );
         assert!(!run.pinned && run.cut_short && run.verified);
 
-        let l = latency_line("1M Reads  (16 thread[s]): p50   4444.4  p90   4444.5  p99   4444.6  p99.9   4444.7  max    4444.8 µs  | IO/s ±  0.6 % (24 x 500 ms)  | engine 900 I/Os, device 905; devices saw 100.5 % of our bytes; not ours on vda: 0.6 %; others 3 % of a CPU, steal 0.1 %").unwrap();
+        let (h, tail) = latency_head("1M Reads  (16 thread[s]): p50   4444.4  p90   4444.5  p99   4444.6  p99.9   4444.7  max    4444.8 µs  | IO/s ±  0.6 % (24 x 500 ms)  | engine 900 I/Os, device 905; devices saw 100.5 % of our bytes; not ours on vda: 0.6 %; others 3 % of a CPU, steal 0.1 %").unwrap();
         assert_eq!(
-            (l.block_size_bytes, l.direction, l.jobs),
+            (h.block_size_bytes, h.direction, h.jobs),
             (1 << 20, Direction::Read, 16)
         );
-        assert_eq!(l.lat, [4444.4, 4444.5, 4444.6, 4444.7, 4444.8]);
+        assert_eq!(h.lat, [4444.4, 4444.5, 4444.6, 4444.7, 4444.8]);
+        let l = latency_tail(tail).unwrap();
         assert_eq!(
             (l.ios, l.device_ios, l.share),
             (Some(900), Some(905), Some(100.5))
@@ -745,11 +728,15 @@ mod tests {
         );
         assert!(dram_run(" 1 thread : copy   NaN GB/s   triad   11.0 GB/s").is_none());
         assert!(dram_run(" 1 thread : copy   10.0 GB/s   triad   11.0 GB/s (what)").is_none());
-        assert!(latency_line(
+        assert!(latency_head(
             "4k Writes ( 1 thread[s]): p50 40.0 p90 40.0 µs  | no device counters"
         )
         .is_none());
+        // An older tail does not read; the percentiles before it do.
+        let (h, tail) = latency_head("1M Writes ( 1 thread[s]): p50    753.7  p90    999.4  p99   4718.6  p99.9  10747.9  max   11142.9 µs  | engine 1128 I/Os, device 2281 (+72 not ours: other I/O during the line)").unwrap();
+        assert_eq!(h.lat, [753.7, 999.4, 4718.6, 10747.9, 11142.9]);
+        assert!(latency_tail(tail).is_none());
         assert!(smt_verdict("siblings do not slow each other (fast)").is_none());
-        assert!(device_details("vda: spinning, scheduler ?, nr_requests ?, blocks ?/? B (logical/physical), write cache ?, ? hw queue(s)").is_none());
+        assert!(device_details::parse("vda: spinning, scheduler ?, nr_requests ?, blocks ?/? B (logical/physical), write cache ?, ? hw queue(s)").is_none());
     }
 }

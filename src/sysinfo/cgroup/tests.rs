@@ -581,3 +581,32 @@ fn live_limits_are_consistent() {
     let n = cpus_within_quota(cpus, &l);
     assert!(n >= 1 && n <= cpus);
 }
+
+#[test]
+fn the_limit_line_reads_back() {
+    let q = |quota_us, period_us, hierarchy| CpuQuota {
+        quota_us,
+        period_us,
+        hierarchy,
+        from_path: String::new(),
+        dir: String::new(),
+    };
+    for (quota, line) in [
+        (
+            q(100_000, 100_000, Hierarchy::V2),
+            "Limited to 1 CPU by the cgroup quota (cpu.max 100000 100000)",
+        ),
+        (
+            q(150_000, 100_000, Hierarchy::V1),
+            "Limited to 1.5 CPUs by the cgroup quota (cpu.cfs_quota_us 150000, cpu.cfs_period_us 100000)",
+        ),
+    ] {
+        assert_eq!(quota.limit_line(), line);
+        assert_eq!(CpuQuota::parse_limit_line(line), Some(quota));
+    }
+    // A count that does not match its files is not the renderer's.
+    assert_eq!(
+        CpuQuota::parse_limit_line("Limited to 2 CPUs by the cgroup quota (cpu.max 100000 100000)"),
+        None
+    );
+}

@@ -1,28 +1,7 @@
 //! ARM `CPU implementer` / `CPU part` ids to names (`Cortex-A710`), as
-//! util-linux `lscpu-arm.c` decodes them; the tables are in `arm_table.rs`.
+//! util-linux `lscpu-arm.c` decodes them; the tables and their types are in `arm_table.rs`.
 
-use super::arm_table::IMPLEMENTERS;
-
-/// Prefer the kernel's `model name` over the table's name.
-pub(super) const FOLLOW_KERNEL: u32 = 1;
-/// Prefer the SMBIOS model name when it holds `bios_match`.
-pub(super) const FOLLOW_BIOS: u32 = 2;
-
-/// One part of an implementer.
-pub(super) struct Part {
-    pub id: i64,
-    pub name: &'static str,
-    pub flags: u32,
-    pub bios_match: Option<&'static str>,
-}
-
-/// One implementer and its parts.
-pub(super) struct Implementer {
-    pub id: i64,
-    pub name: &'static str,
-    pub flags: u32,
-    pub parts: &'static [Part],
-}
+use super::arm_table::{Implementer, FOLLOW_BIOS, FOLLOW_KERNEL, IMPLEMENTERS};
 
 /// lscpu's `parse_id`: a `0x` prefix is required, then C `strtol(.., 0)`
 /// (trailing garbage allowed); the result is stored in an `int`.

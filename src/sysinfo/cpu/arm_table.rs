@@ -2,7 +2,26 @@
 //! `sys-utils/lscpu-arm.c` (HEAD 39465c780, v2.43-devel naming).
 //! Generated from that table; edit with care.
 
-use super::arm::{Implementer, Part, FOLLOW_BIOS, FOLLOW_KERNEL};
+/// Prefer the kernel's `model name` over the table's name.
+pub(super) const FOLLOW_KERNEL: u32 = 1;
+/// Prefer the SMBIOS model name when it holds `bios_match`.
+pub(super) const FOLLOW_BIOS: u32 = 2;
+
+/// One part of an implementer.
+pub(super) struct Part {
+    pub id: i64,
+    pub name: &'static str,
+    pub flags: u32,
+    pub bios_match: Option<&'static str>,
+}
+
+/// One implementer and its parts.
+pub(super) struct Implementer {
+    pub id: i64,
+    pub name: &'static str,
+    pub flags: u32,
+    pub parts: &'static [Part],
+}
 
 #[rustfmt::skip]
 const ARM_PART: &[Part] = &[

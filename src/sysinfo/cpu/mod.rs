@@ -124,13 +124,7 @@ impl CpuSummary {
 /// [`CpuSummary::notes`].
 pub fn read_summary(sys: &Sysroot) -> CpuSummary {
     let mut notes = Vec::new();
-    let maxcpus = sys
-        .read_to_string(format!("{SYS_CPU}/kernel_max"))
-        .ok()
-        .and_then(|s| topology::scan_int(&s))
-        .map(|v| v.saturating_add(1))
-        .filter(|&v| v > 0)
-        .map_or(DEFAULT_MAX_CPUS, |v| v.min(1 << 20) as usize);
+    let maxcpus = max_cpus(sys);
     let nbits = cpuset::set_bits_for(maxcpus);
     let list = |name: &str| {
         let s = topology::read_sysfs_buffer(sys, &format!("{SYS_CPU}/{name}"), maxcpus * 7)?;
@@ -171,15 +165,7 @@ pub fn read_summary(sys: &Sysroot) -> CpuSummary {
     let bios_model_name = smbios.as_ref().map(SmbiosProcessor::model_name);
 
     let machine = if sys.is_live() { uname_machine() } else { None };
-    let is_arm = match &machine {
-        Some(m) => m == "aarch64",
-        None => info.types.iter().any(|t| {
-            t.vendor
-                .as_deref()
-                .and_then(arm::implementer_name)
-                .is_some()
-        }),
-    };
+    let is_arm = is_arm(machine.as_deref(), &info);
     let cluster = sys.is_live()
         && machine.as_deref() == Some("aarch64")
         && !sys.exists("/sys/firmware/acpi/tables/PPTT")
@@ -210,16 +196,7 @@ pub fn read_summary(sys: &Sysroot) -> CpuSummary {
         } else {
             t.model_name.clone()
         };
-        let socket_line = if topo.books > 0 {
-            SocketLine::SocketsPerBook(topo.sockets_per_book)
-        } else if cluster {
-            let n = smbios.as_ref().map(|s| s.type4_count as u64);
-            SocketLine::ClusterSockets(n.filter(|&n| n > 0))
-        } else if topo.sockets_per_book != 0 {
-            SocketLine::Sockets(topo.sockets_per_book)
-        } else {
-            SocketLine::Sockets(topo.sockets)
-        };
+        let socket_line = socket_line(&topo, cluster, smbios.as_ref());
         types.push(CpuType {
             model_name,
             bios_model_name: bios_model_name.clone(),
@@ -247,6 +224,45 @@ pub fn read_summary(sys: &Sysroot) -> CpuSummary {
         types,
         wide_labels,
         notes,
+    }
+}
+
+/// lscpu's CPU count: `kernel_max` + 1, else its default.
+fn max_cpus(sys: &Sysroot) -> usize {
+    sys.read_to_string(format!("{SYS_CPU}/kernel_max"))
+        .ok()
+        .and_then(|s| topology::scan_int(&s))
+        .map(|v| v.saturating_add(1))
+        .filter(|&v| v > 0)
+        .map_or(DEFAULT_MAX_CPUS, |v| v.min(1 << 20) as usize)
+}
+
+/// An ARM machine: `uname -m` says so when live, else a known ARM
+/// implementer in cpuinfo.
+fn is_arm(machine: Option<&str>, info: &Cpuinfo) -> bool {
+    match machine {
+        Some(m) => m == "aarch64",
+        None => info.types.iter().any(|t| {
+            t.vendor
+                .as_deref()
+                .and_then(arm::implementer_name)
+                .is_some()
+        }),
+    }
+}
+
+/// lscpu's socket line of a CPU type of topology `topo`; on an ARM
+/// cluster machine, the sockets SMBIOS counts.
+fn socket_line(topo: &Topology, cluster: bool, smbios: Option<&SmbiosProcessor>) -> SocketLine {
+    if topo.books > 0 {
+        SocketLine::SocketsPerBook(topo.sockets_per_book)
+    } else if cluster {
+        let n = smbios.map(|s| s.type4_count as u64);
+        SocketLine::ClusterSockets(n.filter(|&n| n > 0))
+    } else if topo.sockets_per_book != 0 {
+        SocketLine::Sockets(topo.sockets_per_book)
+    } else {
+        SocketLine::Sockets(topo.sockets)
     }
 }
 

@@ -8,7 +8,7 @@ use std::fmt::Write;
 use super::svg::{esc, px, LogScale};
 use crate::compare::comparison::{Comparison, Row};
 use crate::compare::render::{section_title, verdict_words};
-use crate::compare::verdict::{Verdict, EQUAL_WITHIN};
+use crate::compare::verdict::{bounded, Verdict, EQUAL_WITHIN};
 
 /// Width of a section's chart, pixels, and where its parts go.
 const W: f64 = 1180.0;
@@ -77,7 +77,10 @@ fn scale(rows: &[&Row]) -> LogScale {
 }
 
 fn ratio_label(r: f64) -> String {
-    let s = format!("{r:.2}");
+    let s = bounded(r, 2);
+    if s.contains('e') {
+        return s;
+    }
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
@@ -166,7 +169,7 @@ fn section(c: &Comparison, s: &str, rows: &[&Row], scale: &LogScale) -> String {
                 let (w0, w1) = (scale.x(i.lo), scale.x(i.hi));
                 let _ = write!(
                     out,
-                    "<path class=\"whisker\" d=\"M{} {}V{}M{} {}H{}M{} {}V{}\"><title>{}: B/A {:.3}, interval {:.3} to {:.3} ({:.1} %)</title></path>",
+                    "<path class=\"whisker\" d=\"M{} {}V{}M{} {}H{}M{} {}V{}\"><title>{}: B/A {}, interval {} to {} ({:.1} %)</title></path>",
                     px(w0),
                     px(mid - 4.0),
                     px(mid + 4.0),
@@ -177,9 +180,9 @@ fn section(c: &Comparison, s: &str, rows: &[&Row], scale: &LogScale) -> String {
                     px(mid - 4.0),
                     px(mid + 4.0),
                     esc(&r.label),
-                    ratio,
-                    i.lo,
-                    i.hi,
+                    bounded(ratio, 3),
+                    bounded(i.lo, 3),
+                    bounded(i.hi, 3),
                     i.achieved * 100.0
                 );
             }

@@ -62,6 +62,7 @@ fn fleet() -> Comparison {
         warnings: vec![format!("{EVIL}: sections that could not run: io")],
         rows: Vec::new(),
         missing: vec![format!("{EVIL}: [ Memory ] Total")],
+        unjudged_spreads: Vec::new(),
         table: Some(FleetTable {
             columns: vec![
                 FleetColumn {
@@ -112,6 +113,7 @@ fn judged(ratio: f64, lo: f64, hi: f64, words: &str) -> Option<Judged> {
             level: 0.999,
             achieved: 0.999,
         }),
+        out_of_reach: None,
         margin: 0.05,
         spread: Spread::WithinRunOnly {
             assumed_run_cv: 0.1,
@@ -177,6 +179,7 @@ fn pair() -> Comparison {
         ],
         missing: Vec::new(),
         table: None,
+        unjudged_spreads: Vec::new(),
     }
 }
 

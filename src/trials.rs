@@ -1,0 +1,272 @@
+//! How a timed step spends its loop delay: as K interleaved trials (each
+//! step of a section runs K times, in shuffled rounds, as `--repeat` runs
+//! them), or as one block when the delay is too short for at least
+//! [`MIN_TRIALS`] useful trials. Pure arithmetic: the runner asks, the
+//! plan and the report say.
+//!
+//! Why K trials and not one block: a report that carries its own trials
+//! has a measured run-to-run spread, so `compare` can judge one report a
+//! side instead of assuming the noisiest host's spread (the randomized
+//! multiple interleaved trials of Abedi & Brecht, ICPE 2017). Why
+//! [`TARGET_TRIALS`] = 6: a rank (Hodges–Lehmann/Moses) interval of n
+//! trials a side reaches at most the level 1 − 2/C(2n, n): 0.90 at 3,
+//! 0.992 at 5, 0.99784 at 6; a standard report's family of 15 to 23
+//! measurements asks 1 − 0.05/m = 0.9967 to 0.9978 of a figure that did
+//! not move (Benjamini–Hochberg's adjusted level). 6 is the fewest that
+//! reach it; more would split the same time into shorter trials.
+//!
+//! The time stays the step's: K trials of a CPU loop or memory step share
+//! the loop delay; a storage line's trials each start after the jobs'
+//! rest (`dd_io::SETTLE`), so K − 1 rests come out of the delay, and a
+//! storage line takes one delay and one rest, as one block did.
+
+use std::time::Duration;
+
+/// The trials a step aims at (see the module's doc for why 6).
+pub const TARGET_TRIALS: u32 = 6;
+/// Fewer than this and the step runs as one block: 3 is the fewest from
+/// which a spread is measured (`stats::verdict::MEASURED_FROM`).
+pub const MIN_TRIALS: u32 = 3;
+/// Most trials `--trials` allows: more only cuts the delay finer.
+pub const MAX_TRIALS: u32 = 20;
+
+/// The kinds of timed step, each with its shortest useful trial.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepKind {
+    /// A `[ CPU loop ]` step.
+    CpuLoop,
+    /// The `[ Memory ]` bandwidth.
+    Memory,
+    /// A storage bandwidth line.
+    Storage,
+}
+
+impl StepKind {
+    /// The shortest trial that still measures the step rather than its
+    /// start (measurements in `benches/README.md`): a CPU loop step's jobs
+    /// start in well under a millisecond and its clock ramp (frequency
+    /// governors) settles within tens of milliseconds; the memory copy
+    /// reaches its rate after the first blocks; a storage line's jobs open
+    /// their file and fill their queue, and its sub-interval samples
+    /// (50 ms) need a few per trial.
+    pub fn min_trial(self) -> Duration {
+        match self {
+            StepKind::CpuLoop | StepKind::Memory => Duration::from_millis(250),
+            StepKind::Storage => Duration::from_millis(300),
+        }
+    }
+
+    /// What each trial costs beyond its own time: a storage line's rest
+    /// before its gate opens; nothing for the others.
+    pub fn overhead(self) -> Duration {
+        match self {
+            StepKind::CpuLoop | StepKind::Memory => Duration::ZERO,
+            StepKind::Storage => crate::dd_io::SETTLE,
+        }
+    }
+}
+
+/// How a step spends its loop delay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrialPlan {
+    /// Trials per loop delay (1: one block, as the original).
+    pub trials: u32,
+    /// How long each trial runs.
+    pub trial: Duration,
+}
+
+impl TrialPlan {
+    /// One block of the whole delay.
+    pub fn once(delay: Duration) -> Self {
+        TrialPlan {
+            trials: 1,
+            trial: delay,
+        }
+    }
+}
+
+/// The length of each of `k` trials of a step of kind `kind` within
+/// `delay`: the delay less the rests of the k − 1 extra trials, shared.
+/// `None` when the rests eat the delay.
+fn share(kind: StepKind, delay: Duration, k: u32) -> Option<Duration> {
+    let rests = kind.overhead() * (k - 1);
+    delay.checked_sub(rests).map(|left| left / k)
+}
+
+/// The trials of a step of kind `kind` and loop delay `delay`: `asked`
+/// (`--trials K`) when given, else the most trials up to
+/// [`TARGET_TRIALS`], not fewer than [`MIN_TRIALS`], whose length is at
+/// least the kind's shortest useful trial; else one block.
+///
+/// With `--trials K` the rests still come out of the delay, as long as
+/// each trial keeps half its share; beyond that the trials get their
+/// share and the step takes longer.
+pub fn plan(kind: StepKind, delay: Duration, asked: Option<u32>) -> TrialPlan {
+    if let Some(k) = asked {
+        let k = k.clamp(1, MAX_TRIALS);
+        let trial = share(kind, delay, k)
+            .filter(|t| *t >= delay / (2 * k))
+            .unwrap_or(delay / k);
+        return TrialPlan { trials: k, trial };
+    }
+    (MIN_TRIALS..=TARGET_TRIALS)
+        .rev()
+        .find_map(|k| {
+            share(kind, delay, k)
+                .filter(|t| *t >= kind.min_trial())
+                .map(|trial| TrialPlan { trials: k, trial })
+        })
+        .unwrap_or(TrialPlan::once(delay))
+}
+
+/// One K for a whole run: the fewest any of its `kinds` allows at `delay`
+/// (so that the `Run` line names one number and every section's steps
+/// compare alike), each kind's trial length then from that K.
+pub fn run_trials(kinds: &[StepKind], delay: Duration, asked: Option<u32>) -> u32 {
+    kinds
+        .iter()
+        .map(|&k| plan(k, delay, asked).trials)
+        .min()
+        .unwrap_or(1)
+}
+
+/// The plan of a step of kind `kind` within a run of `k` trials a step
+/// ([`run_trials`]).
+pub fn plan_with(kind: StepKind, delay: Duration, k: u32) -> TrialPlan {
+    if k <= 1 {
+        return TrialPlan::once(delay);
+    }
+    plan(kind, delay, Some(k))
+}
+
+/// The order of the `rounds` rounds of a section's `steps` steps: round r
+/// runs every step once, in the order `shuffle(r)` gives (a permutation of
+/// 0..steps), so that the trials of a step are spread over the section's
+/// time and a slow spell of the host hits every step alike.
+pub fn interleave(
+    steps: usize,
+    rounds: u32,
+    mut shuffle: impl FnMut(u32) -> Vec<usize>,
+) -> Vec<(u32, usize)> {
+    (1..=rounds)
+        .flat_map(|r| {
+            let order = shuffle(r);
+            debug_assert_eq!(order.len(), steps);
+            order.into_iter().map(move |i| (r, i))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(secs: f64) -> Duration {
+        Duration::from_secs_f64(secs)
+    }
+
+    /// Equal to a nanosecond a trial (a delay shared by k truncates).
+    fn near(a: Duration, b: Duration) {
+        assert!(
+            a.abs_diff(b) <= Duration::from_nanos(10),
+            "{a:?} against {b:?}"
+        );
+    }
+
+    #[test]
+    fn a_long_delay_is_six_trials_sharing_it() {
+        let p = plan(StepKind::CpuLoop, s(30.0), None);
+        assert_eq!(
+            p,
+            TrialPlan {
+                trials: 6,
+                trial: s(5.0)
+            }
+        );
+        assert_eq!(
+            p.trial * p.trials,
+            s(30.0),
+            "the CPU loop's time is the delay"
+        );
+        // A storage line: 5 extra rests of 0.2 s come out of the delay, so
+        // that six trials take one delay and one rest, as one block did.
+        let p = plan(StepKind::Storage, s(30.0), None);
+        assert_eq!(p.trials, 6);
+        near(p.trial, s(29.0 / 6.0));
+        near(p.trial * 6 + StepKind::Storage.overhead() * 6, s(30.2));
+    }
+
+    #[test]
+    fn a_three_second_delay_still_has_six_trials_of_each_kind() {
+        assert_eq!(plan(StepKind::CpuLoop, s(3.0), None).trial, s(0.5));
+        assert_eq!(plan(StepKind::Memory, s(3.0), None).trials, 6);
+        let p = plan(StepKind::Storage, s(3.0), None);
+        assert_eq!((p.trials, p.trial), (6, s(2.0 / 6.0)));
+        assert!(p.trial >= StepKind::Storage.min_trial());
+    }
+
+    #[test]
+    fn shorter_delays_take_fewer_trials_then_one_block() {
+        // 1 s: four CPU trials of 250 ms; storage: 3 trials would be
+        // (1 - 0.4)/3 = 0.2 s, shorter than useful: one block.
+        assert_eq!(plan(StepKind::CpuLoop, s(1.0), None).trials, 4);
+        assert_eq!(
+            plan(StepKind::Storage, s(1.0), None),
+            TrialPlan::once(s(1.0))
+        );
+        // 2 s: storage 4 trials of (2 - 0.6)/4 = 0.35 s.
+        let p = plan(StepKind::Storage, s(2.0), None);
+        assert_eq!((p.trials, p.trial), (4, s(0.35)));
+        // Under 3 useful trials: one block.
+        assert_eq!(
+            plan(StepKind::CpuLoop, s(0.7), None),
+            TrialPlan::once(s(0.7))
+        );
+        assert_eq!(plan(StepKind::CpuLoop, s(0.75), None).trials, 3);
+        // One K for the run: the fewest of its kinds.
+        let all = [StepKind::CpuLoop, StepKind::Memory, StepKind::Storage];
+        assert_eq!(run_trials(&all, s(1.0), None), 1);
+        assert_eq!(run_trials(&all[..2], s(1.0), None), 4);
+        assert_eq!(run_trials(&all, s(3.0), None), 6);
+        assert_eq!(run_trials(&[], s(3.0), None), 1);
+    }
+
+    #[test]
+    fn trials_asked_are_given_even_when_short() {
+        let p = plan(StepKind::CpuLoop, s(1.0), Some(10));
+        assert_eq!((p.trials, p.trial), (10, s(0.1)));
+        // 10 storage trials in 1 s: 9 rests (1.8 s) exceed the delay, so
+        // each trial gets its share and the line takes longer.
+        let p = plan(StepKind::Storage, s(1.0), Some(10));
+        assert_eq!((p.trials, p.trial), (10, s(0.1)));
+        let p = plan(StepKind::Storage, s(30.0), Some(3));
+        assert_eq!(p.trials, 3);
+        near(p.trial, s(29.6 / 3.0));
+        assert_eq!(
+            plan(StepKind::Memory, s(3.0), Some(1)),
+            TrialPlan::once(s(3.0))
+        );
+        assert_eq!(plan(StepKind::Memory, s(3.0), Some(0)).trials, 1);
+        assert_eq!(plan(StepKind::Memory, s(3.0), Some(99)).trials, MAX_TRIALS);
+        assert_eq!(
+            plan_with(StepKind::Storage, s(3.0), 1),
+            TrialPlan::once(s(3.0))
+        );
+        assert_eq!(plan_with(StepKind::Storage, s(3.0), 6).trials, 6);
+    }
+
+    #[test]
+    fn rounds_run_every_step_once_in_their_order() {
+        let orders = [vec![2, 0, 1], vec![1, 2, 0]];
+        let seq = interleave(3, 2, |r| orders[r as usize - 1].clone());
+        assert_eq!(seq, [(1, 2), (1, 0), (1, 1), (2, 1), (2, 2), (2, 0)]);
+        for step in 0..3 {
+            let rounds: Vec<u32> = seq
+                .iter()
+                .filter(|(_, i)| *i == step)
+                .map(|(r, _)| *r)
+                .collect();
+            assert_eq!(rounds, [1, 2], "step {step}: once a round");
+        }
+    }
+}
