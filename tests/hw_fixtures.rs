@@ -448,3 +448,79 @@ fn a_dry_run_warns_naming_the_file_and_what_to_write() {
         assert!(!err.contains("cpufreq"), "{err}");
     }
 }
+
+/// The `--dry-run` plan's `CPU freq` line, on each fixture.
+fn plan_line(t: &Tree) -> Option<String> {
+    let out = quickbench()
+        .args([
+            "--dry-run",
+            "--fake-figures",
+            "--only",
+            "cpuinfo",
+            "--sysroot",
+        ])
+        .arg(t.root())
+        .output()
+        .unwrap();
+    // The fixtures have no /proc/cpuinfo: CPU info fails (exit 1), the
+    // plan is still printed.
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .find(|l| l.starts_with("CPU freq  : "))
+        .map(str::to_string)
+}
+
+#[test]
+fn the_plan_says_the_frequency_settings() {
+    assert_eq!(
+        plan_line(&acpi_cpufreq()).as_deref(),
+        Some("CPU freq  : acpi-cpufreq ondemand 1200-2601 MHz on CPU(s) 0-1; boost off")
+    );
+    assert_eq!(
+        plan_line(&intel_pstate()).as_deref(),
+        Some("CPU freq  : intel_pstate powersave 400-4200 MHz, EPP balance_power on CPU(s) 0-3; turbo off")
+    );
+    assert_eq!(
+        plan_line(&amd_pstate_epp()).as_deref(),
+        Some("CPU freq  : amd-pstate-epp performance 400-3000 MHz (of 5759), EPP performance on CPU(s) 0-1")
+    );
+    assert_eq!(
+        plan_line(&cpufreq_dt()).as_deref(),
+        Some("CPU freq  : cpufreq-dt schedutil 408-1800 MHz on CPU(s) 0-3; cpufreq-dt schedutil 408-2400 MHz on CPU(s) 4-7")
+    );
+    assert_eq!(plan_line(&Tree::new(2)), None, "no cpufreq, no line");
+    // The plan reads back, from text and from JSON.
+    let t = acpi_cpufreq();
+    for json in [false, true] {
+        let mut c = quickbench();
+        c.args([
+            "--dry-run",
+            "--fake-figures",
+            "--only",
+            "cpuinfo",
+            "--sysroot",
+        ])
+        .arg(t.root());
+        let text = String::from_utf8(c.output().unwrap().stdout).unwrap();
+        if json {
+            c.arg("--json");
+            let doc = String::from_utf8(c.output().unwrap().stdout).unwrap();
+            let r = quickbench::report::read::read_report("dry.json", &doc).unwrap();
+            // Two runs: their Run lines' minute may differ.
+            let but_run = |t: &str| {
+                t.lines()
+                    .filter(|l| !l.starts_with("Run       :"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            };
+            assert_eq!(
+                but_run(&quickbench::report::text::render(&r)),
+                but_run(&text)
+            );
+        } else {
+            let r = quickbench::report::read::read_text("dry.txt", &text).unwrap();
+            assert_eq!(quickbench::report::text::render(&r), text);
+        }
+    }
+}
