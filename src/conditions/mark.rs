@@ -332,7 +332,10 @@ impl MarkKind {
     pub fn applies_to(self, step: Step) -> bool {
         match self {
             MarkKind::Busy | MarkKind::Steal => step != Step::Storage,
-            MarkKind::Throttled | MarkKind::ThermalThrottled | MarkKind::Drift => true,
+            MarkKind::Throttled | MarkKind::ThermalThrottled => true,
+            // A storage section's first round writes the file the others
+            // overwrite and read: its lines trend upward by design.
+            MarkKind::Drift => step != Step::Storage,
             MarkKind::OtherIo | MarkKind::Cached => step == Step::Storage,
             MarkKind::Clock | MarkKind::BelowMaxClock => step == Step::Cpu,
             MarkKind::Swapping => step != Step::Cpu,
@@ -815,6 +818,15 @@ mod tests {
         for k in [OtherIo, Cached] {
             assert!(k.applies_to(Step::Storage) && !k.applies_to(Step::Cpu));
         }
+        for k in [Clock, BelowMaxClock] {
+            assert!(k.applies_to(Step::Cpu) && !k.applies_to(Step::Memory));
+            assert!(!k.applies_to(Step::Storage));
+        }
+        assert!(ThermalThrottled.applies_to(Step::Storage));
+        assert!(Swapping.applies_to(Step::Memory) && Swapping.applies_to(Step::Storage));
+        assert!(!Swapping.applies_to(Step::Cpu));
+        assert!(Drift.applies_to(Step::Cpu) && Drift.applies_to(Step::Memory));
+        assert!(!Drift.applies_to(Step::Storage));
     }
 
     #[test]
