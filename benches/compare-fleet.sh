@@ -73,7 +73,8 @@ for n in "${sizes[@]}"; do
         # shellcheck disable=SC2086
         /usr/bin/time -v "$bin" compare $mode "${files[@]}" > "$work/out" 2> "$work/time"
         wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/time")
+        user=$(sed -n 's/.*User time (seconds): //p' "$work/time")
         rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time")
-        echo "compare $mode over $n reports: $wall wall, $((rss / 1024)) MB peak, $(wc -l < "$work/out") lines"
+        echo "compare $mode over $n reports: $wall wall, $user s CPU (user), $((rss / 1024)) MB peak, $(wc -l < "$work/out") lines"
     done
 done

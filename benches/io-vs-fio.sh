@@ -22,7 +22,7 @@
 # machine's scheduling (on a VM, two runs of the same loop can differ by
 # 2x depending on which vCPU serves the I/O completions; all three let
 # their job rest before it starts and have a second thread or process
-# waking every 10 ms while it runs, see README.md, storage bandwidth).
+# waking every 10 ms while it runs, see docs/METHOD.md, storage lines).
 # Environment: QB_SIZE (file size, default 1G).
 # Installs fio with apt-get when it is missing.
 set -euo pipefail

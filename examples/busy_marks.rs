@@ -11,7 +11,7 @@ use std::time::Duration;
 use quickbench::conditions::{mark, Sampler, Step};
 use quickbench::cpu_loop::smt::usable_cpu_list;
 use quickbench::cpu_loop::{job_counts, run_step};
-use quickbench::sysinfo::cgroup::{cpus_within_quota, read_limits};
+use quickbench::sysinfo::cgroup::read_limits;
 use quickbench::Sysroot;
 
 fn main() {
@@ -22,7 +22,11 @@ fn main() {
     let limits = read_limits(&sys);
     let cpus = usable_cpu_list(&sys);
     let mut steps = Vec::new();
-    for jobs in job_counts(cpus_within_quota(cpus.len(), &limits)) {
+    // as many jobs as the quota lets run (a 1.5-CPU quota still runs 2)
+    let by_quota = limits
+        .cpus_allowed_by_quota
+        .map_or(usize::MAX, |c| c.ceil().max(1.0) as usize);
+    for jobs in job_counts(cpus.len().min(by_quota).max(1)) {
         let s = Sampler::start(&sys, &cpus, &limits).expect("/proc/stat");
         let step = run_step(jobs, Duration::from_secs_f64(delay), &|| false);
         let load = s.finish(f64::from(jobs)).load;

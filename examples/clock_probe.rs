@@ -16,7 +16,6 @@ use quickbench::conditions::Sampler;
 use quickbench::cpu_loop::mhz::{probe, PER_CPU};
 use quickbench::cpu_loop::smt::usable_cpu_list;
 use quickbench::sysinfo::cgroup::read_limits;
-use quickbench::sysinfo::procstat::parse_cpuinfo_mhz;
 use quickbench::Sysroot;
 
 /// This thread's CPU time, ns.
@@ -67,10 +66,7 @@ fn reference_mhz() -> f64 {
 fn main() {
     let sys = Sysroot::live();
     let cpus = usable_cpu_list(&sys);
-    let cpuinfo = sys
-        .read_to_string("/proc/cpuinfo")
-        .map(|t| parse_cpuinfo_mhz(&t))
-        .unwrap_or_default();
+    let cpuinfo = quickbench::sysinfo::procstat::read_mhz(&Sysroot::live(), &cpus).1;
     let p = probe(&cpus, PER_CPU);
     println!(
         "probe: {:?}, {:.0} ms for {} CPU(s)",
@@ -89,7 +85,7 @@ fn main() {
             .map_or(f64::NAN, |(_, m)| *m);
         let mhz = c.mhz.unwrap_or(f64::NAN);
         println!(
-            "cpu{}: probe {mhz:.0} MHz (add {:.0}, imul {:.0}); reference {r:.0} MHz ({:+.1} %); cpu MHz {info:.0}",
+            "cpu{}: probe {mhz:.0} MHz (add {:.0}, imul {:.0}); reference {r:.0} MHz ({:+.1} %); read clock {info:.0} MHz (cpufreq, else cpu MHz)",
             c.cpu,
             c.add_chain_mhz,
             c.imul_chain_mhz,

@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{ArgAction, Parser};
+use clap::{ArgAction, Parser, ValueHint};
 
 /// Smallest accepted loop delay, in seconds (tests run short).
 pub const MIN_DELAY_S: f64 = 0.1;
@@ -82,23 +82,24 @@ impl Config {
     after_help = "Compare reports: quickbench compare A B [C ...] (see 'quickbench compare --help').\n\
 Export stored reports: quickbench export --prometheus FILE REPORT... (see 'quickbench export --help').\n\
 Exit status: 0 every selected section ran; 1 a section could not run; \
-2 bad usage; 130 aborted by Ctrl-C (129 SIGHUP, 143 SIGTERM)."
+2 bad usage (found before anything is measured); 130 aborted by Ctrl-C \
+(129 SIGHUP, 143 SIGTERM); 141 stdout closed early (`| head`)."
 )]
 struct Args {
     /// Seconds each step may run (default 30; decimals allowed, >= 0.1)
-    #[arg(value_name = "LOOP_DELAY", value_parser = parse_delay)]
+    #[arg(value_name = "LOOP_DELAY", value_parser = parse_delay, value_hint = ValueHint::Other)]
     loop_delay: Option<f64>,
 
     /// Benchmark the filesystem holding DIR (default: the current directory)
-    #[arg(short = 'd', long = "dir", value_name = "DIR")]
+    #[arg(short = 'd', long = "dir", value_name = "DIR", value_hint = ValueHint::DirPath)]
     dir: Option<PathBuf>,
 
     /// Run only these sections, comma separated: cpuinfo, cpu, memory, storage, io
-    #[arg(long, value_name = "LIST", value_parser = parse_section_list, conflicts_with = "skip")]
+    #[arg(long, value_name = "LIST", value_parser = SectionListParser, hide_possible_values = true, conflicts_with = "skip")]
     only: Option<SectionList>,
 
     /// Run all but these sections (same names as --only)
-    #[arg(long, value_name = "LIST", value_parser = parse_section_list)]
+    #[arg(long, value_name = "LIST", value_parser = SectionListParser, hide_possible_values = true)]
     skip: Option<SectionList>,
 
     /// Print the information sections and the storage plan; measure and write nothing
@@ -106,11 +107,11 @@ struct Args {
     dry_run: bool,
 
     /// Read every /proc, /sys and /dev path under DIR (implies --dry-run)
-    #[arg(long, value_name = "DIR", value_parser = parse_sysroot)]
+    #[arg(long, value_name = "DIR", value_parser = parse_sysroot, value_hint = ValueHint::DirPath)]
     sysroot: Option<PathBuf>,
 
     /// Upper bound of the temporary file (e.g. 512M, 4G; default 4G)
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, value_hint = ValueHint::Other)]
     max_size: Option<u64>,
 
     /// One JSON document on stdout instead of the text report
@@ -126,22 +127,22 @@ struct Args {
     quiet: bool,
 
     /// Also write the text report to FILE (e.g. with --json: one run, both reports)
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     text_out: Option<PathBuf>,
 
     /// Measure each timed step N times, in N rounds of shuffled order (1 to 20, default 1): the
     /// text prints each step's median trial, the JSON keeps them all; the run takes N times as long
-    #[arg(long, value_name = "N", value_parser = parse_repeat)]
+    #[arg(long, value_name = "N", value_parser = parse_repeat, value_hint = ValueHint::Other)]
     repeat: Option<u32>,
 
     /// Split each loop delay into K interleaved trials (1 to 20; default: 6, fewer when the
     /// delay is short, 1 under about 1 s): the text prints each step's median trial, compare
     /// reads their spread
-    #[arg(long, value_name = "K", value_parser = parse_trials)]
+    #[arg(long, value_name = "K", value_parser = parse_trials, value_hint = ValueHint::Other)]
     trials: Option<u32>,
     /// Also write the figures as a Prometheus textfile to FILE when the run ends (replaced
     /// atomically; for node_exporter's --collector.textfile.directory, name it *.prom)
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     prometheus: Option<PathBuf>,
 
     /// Job counts of the storage bandwidth lines (for benchmark scripts)
@@ -205,20 +206,123 @@ impl Generate {
 pub enum Usage {
     /// `--help` or `--version`: print this on stdout, exit 0.
     Info(String),
-    /// Bad usage: the reason, one line (exit 2).
+    /// Bad usage: the reason and the help that explains it, one line
+    /// (exit 2).
     Bad(String),
 }
 
-impl From<clap::Error> for Usage {
-    fn from(e: clap::Error) -> Self {
-        use clap::error::ErrorKind;
-        let text = e.render().to_string();
-        if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-            return Usage::Info(text);
-        }
-        let first = text.lines().next().unwrap_or("bad usage");
-        Usage::Bad(first.strip_prefix("error: ").unwrap_or(first).to_string())
+/// Which help a usage error points at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum HelpFor {
+    Run,
+    Compare,
+    Export,
+}
+
+impl HelpFor {
+    /// `reason (see 'quickbench ... --help')`: the one line of bad usage.
+    fn bad(self, reason: &str) -> Usage {
+        let help = match self {
+            HelpFor::Run => "quickbench --help",
+            HelpFor::Compare => "quickbench compare --help",
+            HelpFor::Export => "quickbench export --help",
+        };
+        Usage::Bad(format!("{reason} (see '{help}')"))
     }
+
+    /// A clap error as help to print, or one line of bad usage: clap's
+    /// first line, what is missing, and its suggestion when it has one.
+    fn clap(self, e: clap::Error) -> Usage {
+        use clap::error::{ContextKind, ContextValue, ErrorKind};
+        if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+            return Usage::Info(e.render().to_string());
+        }
+        let strings = |kind| match e.get(kind) {
+            Some(ContextValue::String(s)) => vec![s.clone()],
+            Some(ContextValue::Strings(v)) => v.clone(),
+            _ => Vec::new(),
+        };
+        let missing = strings(ContextKind::InvalidArg);
+        if e.kind() == ErrorKind::MissingRequiredArgument && self == HelpFor::Compare {
+            return self.bad(&needs_two_reports(0));
+        }
+        let text = e.render().to_string();
+        let first = text.lines().next().unwrap_or("bad usage");
+        let mut reason = first.strip_prefix("error: ").unwrap_or(first).to_string();
+        if e.kind() == ErrorKind::MissingRequiredArgument && !missing.is_empty() {
+            // clap lists them on the lines below; one line says them.
+            reason = format!("missing {}", missing.join(", "));
+        }
+        let suggested = strings(ContextKind::SuggestedArg)
+            .into_iter()
+            .chain(strings(ContextKind::SuggestedValue))
+            .chain(strings(ContextKind::SuggestedSubcommand))
+            .map(|s| format!("'{s}'"))
+            .collect::<Vec<_>>();
+        if !suggested.is_empty() {
+            reason = format!(
+                "{}: did you mean {}?",
+                reason.trim_end_matches(" found"),
+                suggested.join(" or ")
+            );
+        }
+        self.bad(&reason)
+    }
+}
+
+/// What `compare` says when it has fewer than two reports.
+fn needs_two_reports(got: usize) -> String {
+    let got = match got {
+        0 => "none".to_string(),
+        1 => "one".to_string(),
+        n => n.to_string(),
+    };
+    format!("compare needs two or more reports (files, or - for standard input), got {got}")
+}
+
+/// The Damerau (optimal string alignment) distance of `a` and `b`: edits,
+/// each one character inserted, deleted, replaced, or two neighbours
+/// swapped (the usual typo `comapre`).
+fn typo_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// The commands, as the first word names them.
+const COMMANDS: [&str; 2] = ["compare", "export"];
+
+/// The command that a first word which is no loop delay misspells (at
+/// most two typos, and not a number, an option or a command).
+fn misspelt_command(word: &std::ffi::OsStr) -> Option<&'static str> {
+    let w = word.to_str()?;
+    if w.starts_with('-')
+        || w.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+        || COMMANDS.contains(&w)
+        || w.len() < 4
+    {
+        return None;
+    }
+    let lower = w.to_ascii_lowercase();
+    COMMANDS.into_iter().find(|c| typo_distance(&lower, c) <= 2)
 }
 
 /// What the command line asks for.
@@ -250,8 +354,8 @@ judged from the figures' own noise: \u{2248} when the whole interval is \
 within 5 %, better or worse when it is all beyond (latency: lower is \
 better), ~ when it straddles, with the runs a side that would decide. With \
 one or two reports a side the run-to-run spread is assumed; 3 reports a side \
-measure it. Reports without samples (the bash original, older reports) are \
-read with the fixed 5 % band. No ratio where it would mislead (the bash \
+measure it. Reports with no samples (a text report or an older one) are \
+read with the fixed 5 % band: compare JSON reports where you can. No ratio where it would mislead (the bash \
 original's CPU loop against ours, its latency column, interrupted or stopped \
 lines); the line says why. More sides: one column each against the first \
 when they fit the terminal, else one row per side with the key figures, \
@@ -263,17 +367,18 @@ figure with its verdict; for more, one strip per key figure, every host a \
 dot on a log scale, the median marked, the outliers named and listed. The \
 text still goes to stdout; --html - puts the page on stdout instead of the \
 text (not with --json).",
-    after_help = "Exit status: 0 compared; 1 the --html file or stdout cannot be written \
-(the message names the file); 2 bad usage or an input that cannot be read \
-(the message names the file and line); 141 stdout closed early (`| head`)."
+    after_help = "Exit status: 0 compared; 1 writing the page or stdout failed (the message \
+names the file); 2 bad usage, an --html file that cannot be opened, or an \
+input that cannot be read (the message names the file and line); 141 stdout \
+closed early (`| head`)."
 )]
 struct CompareArgs {
     /// The reports (files, or - for standard input), at least two
-    #[arg(value_name = "REPORT", required = true, num_args = 1..)]
+    #[arg(value_name = "REPORT", required = true, num_args = 1.., value_hint = ValueHint::FilePath)]
     inputs: Vec<String>,
 
     /// After --: the reports of side B (those before it are side A)
-    #[arg(value_name = "B-REPORT", last = true)]
+    #[arg(value_name = "B-REPORT", last = true, value_hint = ValueHint::FilePath)]
     side_b: Vec<String>,
 
     /// One row per report with the key figures, whatever the width
@@ -295,7 +400,7 @@ struct CompareArgs {
 
     /// Also write the comparison as one self-contained HTML page to FILE
     /// (- : the page on stdout, instead of the text)
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     html: Option<PathBuf>,
 }
 
@@ -307,23 +412,33 @@ where
     T: Into<OsString> + Clone,
 {
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    if let Some(word) = args.get(1) {
+        if let Some(cmd) = misspelt_command(word) {
+            let help = if cmd == "export" {
+                HelpFor::Export
+            } else {
+                HelpFor::Compare
+            };
+            return Err(help.bad(&format!(
+                "unknown command '{}': did you mean '{cmd}'?",
+                word.to_string_lossy()
+            )));
+        }
+    }
     if args.get(1).is_some_and(|a| a == "compare") {
+        let help = HelpFor::Compare;
         let a = CompareArgs::try_parse_from(
             std::iter::once(OsString::from("quickbench compare")).chain(args[2..].iter().cloned()),
-        )?;
+        )
+        .map_err(|e| help.clap(e))?;
         let split = (!a.side_b.is_empty()).then_some(a.inputs.len());
         let mut inputs = a.inputs;
         inputs.extend(a.side_b);
         if inputs.len() < 2 {
-            return Err(Usage::Bad(format!(
-                "compare needs at least two reports, got {}",
-                inputs.len()
-            )));
+            return Err(help.bad(&needs_two_reports(inputs.len())));
         }
         if inputs.iter().filter(|i| *i == "-").count() > 1 {
-            return Err(Usage::Bad(
-                "standard input (-) can be read once only".into(),
-            ));
+            return Err(help.bad("standard input (-) can be read once only"));
         }
         let html = a.html.map(|p| {
             if p.as_os_str() == "-" {
@@ -342,7 +457,7 @@ where
             None
         };
         if let (Some((flag, _)), Some(HtmlTo::Stdout)) = (format, &html) {
-            return Err(Usage::Bad(format!(
+            return Err(help.bad(&format!(
                 "{flag} and --html - both write to stdout: give --html a file name"
             )));
         }
@@ -357,18 +472,19 @@ where
     if args.get(1).is_some_and(|a| a == "export") {
         let a = ExportArgs::try_parse_from(
             std::iter::once(OsString::from("quickbench export")).chain(args[2..].iter().cloned()),
-        )?;
+        )
+        .map_err(|e| HelpFor::Export.clap(e))?;
         return export_config(a).map(Command::Export);
     }
-    let a = Args::try_parse_from(args)?;
+    let a = Args::try_parse_from(args).map_err(|e| HelpFor::Run.clap(e))?;
     if a.prometheus.as_ref().is_some_and(|p| p.as_os_str() == "-") {
-        return Err(Usage::Bad(
-            "the report goes to stdout: give --prometheus a file name (quickbench export --prometheus - REPORT prints a stored report's)".into(),
+        return Err(HelpFor::Run.bad(
+            "the report goes to stdout: give --prometheus a file name (quickbench export --prometheus - REPORT prints a stored report's)",
         ));
     }
     match a.generate {
         Some(kind) => Ok(Command::Generate(kind)),
-        None => Ok(Command::Run(config(a))),
+        None => Ok(Command::Run(checked(config(a))?)),
     }
 }
 
@@ -393,20 +509,18 @@ or two reports of one host."
 )]
 struct ExportArgs {
     /// The reports (files, or - for standard input, once)
-    #[arg(value_name = "REPORT", required = true, num_args = 1..)]
+    #[arg(value_name = "REPORT", required = true, num_args = 1.., value_hint = ValueHint::FilePath)]
     inputs: Vec<String>,
 
     /// Write the Prometheus textfile to FILE, replaced atomically (- : standard output)
-    #[arg(long, value_name = "FILE", required = true)]
+    #[arg(long, value_name = "FILE", required = true, value_hint = ValueHint::FilePath)]
     prometheus: PathBuf,
 }
 
 /// The plain [`ExportConfig`] of `quickbench export`'s arguments.
 fn export_config(a: ExportArgs) -> Result<ExportConfig, Usage> {
     if a.inputs.iter().filter(|i| *i == "-").count() > 1 {
-        return Err(Usage::Bad(
-            "standard input (-) can be read once only".into(),
-        ));
+        return Err(HelpFor::Export.bad("standard input (-) can be read once only"));
     }
     let prometheus = if a.prometheus.as_os_str() == "-" {
         ExportTo::Stdout
@@ -454,7 +568,74 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    Ok(config(Args::try_parse_from(args)?))
+    checked(config(
+        Args::try_parse_from(args).map_err(|e| HelpFor::Run.clap(e))?,
+    ))
+}
+
+/// `cfg`, once what can be known before measuring is known good: a live
+/// run's `--dir` is an existing directory, and one that the storage
+/// bandwidth sections may write in when they will. A mistake there would
+/// otherwise show only after minutes of CPU and memory steps.
+fn checked(cfg: Config) -> Result<Config, Usage> {
+    if cfg.sysroot.is_some() {
+        // The directory is a path inside the dump, never opened.
+        return Ok(cfg);
+    }
+    let writes = cfg.runs(Section::Io) && !cfg.dry_run;
+    let bad = |why: String| HelpFor::Run.bad(&why);
+    check_dir(&cfg.dir, false).map_err(bad)?;
+    if writes {
+        // What would skip the storage sections after minutes of CPU and
+        // memory steps: a pseudo-filesystem, a read-only mount, too little
+        // space. The same checks run again when they start.
+        let live = crate::sysroot::Sysroot::live();
+        let mut io = crate::dd_io::IoConfig::new(cfg.dir.clone());
+        io.max_size_bytes = cfg.max_size_bytes;
+        io.target = crate::blockdev::resolve_dir(&live, &cfg.dir).ok();
+        crate::dd_io::preflight(&io).map_err(|e| bad(format!("--dir {}", e.reason)))?;
+        check_dir(&cfg.dir, true).map_err(bad)?;
+    }
+    Ok(cfg)
+}
+
+/// Why `dir` cannot be the benchmark directory, if it cannot: missing, not
+/// a directory, or (when `writes`) not writable by this process
+/// (`access(2)`).
+pub fn check_dir(dir: &std::path::Path, writes: bool) -> Result<(), String> {
+    use nix::unistd::{access, AccessFlags};
+    let d = dir.display();
+    match std::fs::metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(format!(
+                "--dir {d}: no such directory: give an existing directory on the filesystem to benchmark"
+            ))
+        }
+        Err(e) => {
+            return Err(format!(
+                "--dir {d}: cannot reach it: {e}: give a directory you may read"
+            ))
+        }
+        Ok(m) if !m.is_dir() => {
+            return Err(format!(
+                "--dir {d} is not a directory: give the directory whose filesystem to benchmark"
+            ))
+        }
+        Ok(_) => {}
+    }
+    if !writes {
+        return Ok(());
+    }
+    let why = match access(dir, AccessFlags::W_OK | AccessFlags::X_OK) {
+        Ok(()) => return Ok(()),
+        Err(nix::errno::Errno::EROFS) => "its filesystem is mounted read-only".to_string(),
+        Err(nix::errno::Errno::EACCES) => "permission denied".to_string(),
+        Err(e) => e.desc().to_string(),
+    };
+    Err(format!(
+        "--dir {d}: {why}, and the storage bandwidth sections write a temporary file there: \
+         use --dir on a directory you may write, or --skip io"
+    ))
 }
 
 /// The plain [`Config`] of parsed arguments.
@@ -566,6 +747,35 @@ struct JobList(Vec<u32>);
 
 fn parse_section_list(s: &str) -> Result<SectionList, String> {
     parse_sections(s).map(SectionList)
+}
+
+/// The parser of `--only` / `--skip`: [`parse_section_list`], and the
+/// section names as possible values, which the completion scripts offer
+/// (hidden from the help, whose line lists them already).
+#[derive(Clone)]
+struct SectionListParser;
+
+impl clap::builder::TypedValueParser for SectionListParser {
+    type Value = SectionList;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<SectionList, clap::Error> {
+        parse_section_list.parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            Section::ALL
+                .into_iter()
+                .map(|s| clap::builder::PossibleValue::new(s.name())),
+        ))
+    }
 }
 
 /// A `--sysroot`: a directory holding `proc/` or `sys/` (a dump).
@@ -814,6 +1024,39 @@ mod tests {
                 e.contains(&format!("'{bad}'")) && e.contains("1 to 20"),
                 "{e}"
             );
+        }
+    }
+
+    #[test]
+    fn typo_distance_counts_edits_and_swaps() {
+        // Optimal string alignment distances (Levenshtein, plus one edit
+        // for two neighbours swapped), counted by hand.
+        for (a, b, d) in [
+            ("compare", "compare", 0),
+            ("comapre", "compare", 1),
+            ("compar", "compare", 1),
+            ("cmopare", "compare", 1),
+            ("kitten", "sitting", 3),
+            ("", "abc", 3),
+            ("ca", "abc", 3),
+        ] {
+            assert_eq!(typo_distance(a, b), d, "{a} / {b}");
+            assert_eq!(typo_distance(b, a), d, "{b} / {a}");
+        }
+        for (word, meant) in [
+            ("comapre", Some("compare")),
+            ("COMPARE", Some("compare")),
+            ("compose", Some("compare")),
+            ("exprot", Some("export")),
+            ("expert", Some("export")),
+            ("30", None),
+            ("0.5", None),
+            ("--compare", None),
+            ("cpu", None),
+            ("compare", None),
+            ("export", None),
+        ] {
+            assert_eq!(misspelt_command(word.as_ref()), meant, "{word}");
         }
     }
 

@@ -44,7 +44,135 @@ pub fn render(kind: Generate) -> Result<Vec<u8>, String> {
         .disable_help_subcommand(true);
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cmd, BIN, &mut out);
-    Ok(out)
+    let script = String::from_utf8(out).map_err(|e| e.to_string())?;
+    let script = match shell {
+        Shell::Bash => bash_values(&script, &run),
+        Shell::Zsh => zsh_values(&script),
+        Shell::Fish => fish_values(&script),
+        _ => Ok(script),
+    };
+    script.map(String::into_bytes)
+}
+
+/// The section names, as `--only` and `--skip` take them.
+fn section_names() -> String {
+    Section::ALL.map(Section::name).join(" ")
+}
+
+/// `script` with `from` replaced by `to`, which must occur `times` times:
+/// a newer clap_complete that writes it otherwise fails the tests here,
+/// not a user's shell.
+fn patched(script: &str, from: &str, to: &str, times: usize) -> Result<String, String> {
+    let found = script.matches(from).count();
+    if found != times {
+        return Err(format!(
+            "the completion script changed: {from:?} found {found} times, not {times}"
+        ));
+    }
+    Ok(script.replace(from, to))
+}
+
+/// What clap_complete's bash script lacks: the files that `compare`
+/// takes (it offers its options instead, and the common prefix `-` is
+/// what Tab inserted), each name of a comma-separated section list, and
+/// nothing for a number (a loop delay, where it offered file names).
+fn bash_values(script: &str, run: &clap::Command) -> Result<String, String> {
+    let names = section_names();
+    let script = patched(
+        script,
+        &format!("COMPREPLY=($(compgen -W \"{names}\" -- \"${{cur}}\"))"),
+        &format!(
+            "COMPREPLY=($(compgen -P \"${{cur%\"${{cur##*,}}\"}}\" -W \"{names}\" -- \"${{cur##*,}}\"))"
+        ),
+        2,
+    )?;
+    // compare and export: options after a dash, else the reports, files.
+    let (head, tail) = script
+        .split_once("quickbench__subcmd__compare)\n")
+        .ok_or("the completion script changed: no compare branch")?;
+    let commands = 2;
+    let tail = patched(
+        tail,
+        "if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then",
+        "if [[ ${cur} == -* ]] ; then",
+        commands,
+    )?;
+    let files = "local IFS=$'\\n'\n            \
+                 COMPREPLY=($(compgen -f -- \"${cur}\"))\n            \
+                 compopt -o filenames 2>/dev/null\n            \
+                 return 0\n            ;;\n";
+    let tail = patched(
+        &tail,
+        "COMPREPLY=( $(compgen -W \"${opts}\" -- \"${cur}\") )\n            return 0\n            ;;\n",
+        files,
+        commands,
+    )?;
+    // The run: a word that starts like a number, where no path is
+    // expected, is a loop delay: nothing to complete.
+    let paths: Vec<String> = run
+        .get_opts()
+        .filter(|a| {
+            matches!(
+                a.get_value_hint(),
+                clap::ValueHint::DirPath | clap::ValueHint::FilePath
+            )
+        })
+        .flat_map(|a| {
+            let longs = a.get_long().map(|l| format!("--{l}"));
+            let shorts = a.get_short().map(|s| format!("-{s}"));
+            longs.into_iter().chain(shorts)
+        })
+        .collect();
+    let opts_line = script
+        .lines()
+        .find(|l| l.trim_start().starts_with("opts=\"-d "))
+        .ok_or("the completion script changed: no opts line for the run")?;
+    let number = format!(
+        "{opts_line}\n            \
+         if [[ ${{cur}} == [0-9.]* && ! ${{prev}} =~ ^({})$ ]] ; then\n                \
+         COMPREPLY=(\"${{cur}}\")\n                \
+         compopt -o nospace 2>/dev/null\n                \
+         return 0\n            \
+         fi",
+        paths.join("|")
+    );
+    let head = patched(head, opts_line, &number, 1)?;
+    Ok(format!("{head}quickbench__subcmd__compare)\n{tail}"))
+}
+
+/// zsh: each name of a comma-separated section list (`_values -s ,`).
+fn zsh_values(script: &str) -> Result<String, String> {
+    let names = section_names();
+    patched(
+        script,
+        &format!(":LIST:({names})'"),
+        &format!(":LIST:_values -s , section {names}'"),
+        2,
+    )
+}
+
+/// fish: each name of a comma-separated section list
+/// (`__fish_complete_list`).
+fn fish_values(script: &str) -> Result<String, String> {
+    let listed: String = Section::ALL
+        .iter()
+        .map(|s| format!("{}\\t''\n", s.name()))
+        .collect();
+    let from = format!("-r -f -a \"{}\"", listed.trim_end());
+    let to = format!(
+        "-r -f -a \"(__fish_complete_list , 'string split \\  {}')\"",
+        section_names()
+    );
+    let script = patched(script, &from, &to, 2)?;
+    // An option still waiting for its value (`--only `) makes argparse
+    // fail; the script then took it for a command and offered no
+    // option's values, only files. No command is there yet.
+    patched(
+        &script,
+        "argparse -s (__fish_quickbench_global_optspecs) -- $cmd 2>/dev/null\n    or return\n",
+        "argparse -s (__fish_quickbench_global_optspecs) -- $cmd 2>/dev/null\n    or return 0\n",
+        1,
+    )
 }
 
 /// `cmd` renamed `name`, with the arguments that `keep` accepts (its about
@@ -369,11 +497,14 @@ fn trials(r: &mut Roff) {
          (250 ms for the CPU loop and memory, 300 ms for a storage line, whose trials each \
          start after the jobs' 200 ms rest, taken out of the delay), one block under about \
          1 s. The run takes the time it took with one block. The text prints each step's \
-         median trial and the Run line says the trials (loop delay 30 s in 6 trials); the \
+         rate over all its trials (their work over their time, the original's figure of \
+         one block), a mark with the number of trials that earned it when not all did \
+         (busy: ..., in 2 of 6 trials), and the Run line says the trials (loop delay 30 s in 6 trials); the \
          JSON keeps every trial, so compare judges one report a side by its measured spread. \
          --trials K asks for K trials (1: one block, as the original). --repeat N multiplies \
          the time: N rounds of the K trials of every step, N x K trials a step, each a K-th \
-         of the delay (loop delay 30 s x 3 in 18 trials).",
+         of the delay (loop delay 30 s x 3 in 18 trials); each step prints the rate over \
+         all N x K trials.",
     )]);
 }
 
@@ -397,15 +528,19 @@ fn exit_status(r: &mut Roff) {
             1,
             "A section could not run: the report says which, standard error why and what \
              to do (and the --prometheus file of a run, if asked for, cannot be \
-             written). For compare: the --html file or standard output cannot be \
-             written; for export: the --prometheus file or standard output.",
+             written). For compare: writing the --html page or standard output \
+             failed; for export: the --prometheus file or standard output.",
         ),
         (
             2,
-            "Bad usage, with a one-line reason on standard error (a --prometheus path \
-             that cannot be written is found before the run starts); for compare and \
-             export, also an input that cannot be read (the message names the file and \
-             line); for export, two reports of one host.",
+            "Bad usage, with a one-line reason on standard error, found before anything \
+             is measured: an unknown option, a --dir that is no directory (or, when the \
+             storage bandwidth runs, one it cannot use: read-only, full, not writable, a \
+             pseudo-filesystem), a --text-out file that cannot be created, a \
+             --prometheus path that cannot be written. For compare, also an --html file \
+             that cannot be opened; for compare and export, an input that cannot be \
+             read (the message names the file and line); for export, two reports of \
+             one host.",
         ),
     ] {
         item(r, vec![bold(code.to_string())], text);
@@ -658,6 +793,15 @@ mod tests {
                     kind.name()
                 );
             }
+        }
+    }
+
+    #[test]
+    fn a_patch_that_no_longer_applies_is_an_error() {
+        assert_eq!(patched("a b a", "a", "c", 2), Ok("c b c".to_string()));
+        for times in [1, 3] {
+            let e = patched("a b a", "a", "c", times).unwrap_err();
+            assert!(e.contains("found 2 times"), "{e}");
         }
     }
 

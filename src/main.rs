@@ -22,6 +22,10 @@ use quickbench::sink::Output;
 /// Exit status when stdout was closed early: 128 + SIGPIPE, as a shell
 /// reports a program killed by SIGPIPE, but quietly.
 const EXIT_BROKEN_PIPE: u8 = 141;
+/// Exit status of bad usage, and of anything else found wrong before a
+/// step is measured or an input read (an output file that cannot be
+/// created).
+const EXIT_USAGE: u8 = 2;
 
 fn main() -> ExitCode {
     let cfg = match cli::parse_command(std::env::args_os()) {
@@ -47,7 +51,11 @@ fn main() -> ExitCode {
     let progress = Progress::disabled();
     let status = match outputs(&cfg, console.progress(), &progress) {
         Ok(mut out) => report(&cfg, &mut out, &console),
-        Err(e) => Err(Stop::Error(e.into())),
+        Err(e) => {
+            // Nothing measured yet: a path to fix, as bad usage is.
+            console.warn(&format!("{e}"));
+            return ExitCode::from(EXIT_USAGE);
+        }
     };
     match status {
         Ok(code) => ExitCode::from(code),
@@ -96,10 +104,13 @@ fn outputs<'p>(
         )));
     }
     if let Some(path) = &cfg.text_out {
-        out.push(Box::new(TextSink::new(
-            FileOut::create(path)?,
-            file_progress,
-        )));
+        let file = FileOut::create(path).map_err(|e| {
+            io::Error::other(format!(
+                "--text-out {}: cannot create it: {e}: choose a writable path",
+                path.display()
+            ))
+        })?;
+        out.push(Box::new(TextSink::new(file, file_progress)));
     }
     // Last: it writes when the run finishes, after the report is out.
     if let Some(path) = &cfg.prometheus {
@@ -109,14 +120,34 @@ fn outputs<'p>(
 }
 
 /// `quickbench compare`: the comparison on stdout, and the HTML page where
-/// `--html` says; exit 0, 2 when an input cannot be read, 1 when the page
-/// or stdout cannot be written, 141 when stdout was closed early.
+/// `--html` says; exit 0, 2 when the page's file cannot be opened or an
+/// input cannot be read (before anything is written), 1 when writing the
+/// page or stdout fails, 141 when stdout was closed early.
 fn compare(cfg: &CompareConfig) -> ExitCode {
+    let cannot = |path: &std::path::Path, e: io::Error| {
+        report::stderr_line(&format!(
+            "--html {}: cannot write the HTML page: {e} (give --html a writable file, or --html - for stdout)",
+            path.display()
+        ));
+    };
+    let page_file = match &cfg.html {
+        Some(HtmlTo::File(path)) => match PageFile::open(path) {
+            Ok(f) => Some(f),
+            Err(e) => {
+                cannot(path, e);
+                return ExitCode::from(EXIT_USAGE);
+            }
+        },
+        _ => None,
+    };
     let inputs = match compare::load(&cfg.inputs) {
         Ok(i) => i,
         Err(e) => {
             report::stderr_line(&format!("{e}"));
-            return ExitCode::from(2);
+            if let Some(f) = page_file {
+                f.abandon();
+            }
+            return ExitCode::from(EXIT_USAGE);
         }
     };
     let grouping = cfg
@@ -150,12 +181,10 @@ fn compare(cfg: &CompareConfig) -> ExitCode {
             _ => stdout,
         }
     });
-    if let Some(HtmlTo::File(path)) = &cfg.html {
-        if let Err(e) = std::fs::write(path, compare::html(&c)) {
-            report::stderr_line(&format!(
-                "{}: cannot write the HTML page: {e} (give --html a writable file, or --html - for stdout)",
-                path.display()
-            ));
+    if let Some(f) = page_file {
+        let path = f.path.clone();
+        if let Err(e) = f.write(&compare::html(&c)) {
+            cannot(&path, e);
             return ExitCode::from(1);
         }
     }
@@ -170,6 +199,49 @@ fn compare(cfg: &CompareConfig) -> ExitCode {
         }
     };
     print_stdout(text.as_bytes(), "the comparison")
+}
+
+/// The `--html` file, opened before any input is read, so that a path
+/// that cannot be written stops the command at once; a file opened here
+/// for the first time is removed again when no page comes.
+struct PageFile {
+    path: std::path::PathBuf,
+    file: std::fs::File,
+    created: bool,
+}
+
+impl PageFile {
+    fn open(path: &std::path::Path) -> io::Result<PageFile> {
+        use std::fs::OpenOptions;
+        let (file, created) = match OpenOptions::new().write(true).create_new(true).open(path) {
+            Ok(f) => (f, true),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                (OpenOptions::new().write(true).open(path)?, false)
+            }
+            Err(e) => return Err(e),
+        };
+        Ok(PageFile {
+            path: path.to_path_buf(),
+            file,
+            created,
+        })
+    }
+
+    /// Replaces the file's content with `page` (a device or a pipe is
+    /// written as it is).
+    fn write(mut self, page: &str) -> io::Result<()> {
+        if self.file.metadata()?.is_file() {
+            self.file.set_len(0)?;
+        }
+        self.file.write_all(page.as_bytes())?;
+        self.file.flush()
+    }
+
+    fn abandon(self) {
+        if self.created {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
 }
 
 /// `quickbench export`: the Prometheus textfile of stored reports, in a
@@ -256,8 +328,8 @@ fn usage(u: Usage) -> ExitCode {
             print!("{text}");
             ExitCode::SUCCESS
         }
-        Usage::Bad(reason) => {
-            report::stderr_line(&format!("{reason} (see 'quickbench --help')"));
+        Usage::Bad(line) => {
+            report::stderr_line(&line);
             ExitCode::from(2)
         }
     }

@@ -139,22 +139,88 @@ pub fn plan_with(kind: StepKind, delay: Duration, k: u32) -> TrialPlan {
     plan(kind, delay, Some(k))
 }
 
-/// The order of the `rounds` rounds of a section's `steps` steps: round r
-/// runs every step once, in the order `shuffle(r)` gives (a permutation of
-/// 0..steps), so that the trials of a step are spread over the section's
-/// time and a slow spell of the host hits every step alike.
-pub fn interleave(
-    steps: usize,
-    rounds: u32,
-    mut shuffle: impl FnMut(u32) -> Vec<usize>,
-) -> Vec<(u32, usize)> {
-    (1..=rounds)
-        .flat_map(|r| {
-            let order = shuffle(r);
-            debug_assert_eq!(order.len(), steps);
-            order.into_iter().map(move |i| (r, i))
-        })
-        .collect()
+/// Where `--budget` stops adding trials to a step: its interval's half-width
+/// within this share of its figure, well inside compare's ±5 % margin so
+/// that a host that did not move reads ≈.
+pub const BUDGET_TARGET: f64 = 0.02;
+
+/// compare's margin, which the widest intervals are ranked against.
+pub const MARGIN: f64 = 0.05;
+
+/// Why a step got no more trials under `--budget` (JSON `budget_stop`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BudgetStop {
+    /// Its half-width reached [`BUDGET_TARGET`].
+    WithinTarget,
+    /// The budget left could not pay for one more of its trials.
+    BudgetSpent,
+    /// It reached [`MAX_BUDGET_TRIALS`].
+    MostTrials,
+}
+
+/// Most trials a step may get under `--budget`.
+pub const MAX_BUDGET_TRIALS: usize = 60;
+
+/// The half-width of the 95 % Student t interval of the mean log rate of
+/// `rates`, as a share of the figure (exp(h) − 1): the trials' spread in
+/// the scale the ratio B/A is judged in (Student 1908; log rates because
+/// rates are ratios). `None` under 2 trials or with a rate not above 0.
+pub fn half_width(rates: &[f64]) -> Option<f64> {
+    if rates.len() < 2 || !rates.iter().all(|r| r.is_finite() && *r > 0.0) {
+        return None;
+    }
+    let logs: Vec<f64> = rates.iter().map(|r| r.ln()).collect();
+    let n = logs.len() as f64;
+    let sd = crate::stats::describe::sample_sd(&logs)?;
+    let t = crate::stats::dist::t_quantile(0.975, n - 1.0);
+    Some((t * sd / n.sqrt()).exp_m1())
+}
+
+/// Spends `budget` on extra trials after a first pass (`rates`, each
+/// step's trial rates so far; `cost[i]`, what one more trial of step i
+/// takes): each time, the step whose half-width is widest relative to
+/// [`MARGIN`] among those not stopped gets one trial (`run(i)` runs it and
+/// returns its rate), until every step is within [`BUDGET_TARGET`], has
+/// [`MAX_BUDGET_TRIALS`], or cannot be paid for. Returns why each stopped
+/// and the budget left. A step without a half-width yet (under 2 trials,
+/// a zero rate) ranks first: it has no interval at all.
+pub fn spend_budget(
+    rates: &mut [Vec<f64>],
+    cost: &[Duration],
+    mut budget: Duration,
+    mut run: impl FnMut(usize) -> f64,
+) -> (Vec<BudgetStop>, Duration) {
+    let mut stop: Vec<Option<BudgetStop>> = vec![None; rates.len()];
+    loop {
+        for (i, s) in stop.iter_mut().enumerate() {
+            if s.is_some() {
+                continue;
+            }
+            if half_width(&rates[i]).is_some_and(|h| h <= BUDGET_TARGET) {
+                *s = Some(BudgetStop::WithinTarget);
+            } else if rates[i].len() >= MAX_BUDGET_TRIALS {
+                *s = Some(BudgetStop::MostTrials);
+            } else if cost[i] > budget {
+                *s = Some(BudgetStop::BudgetSpent);
+            }
+        }
+        let widest = (0..rates.len())
+            .filter(|&i| stop[i].is_none())
+            .max_by(|&a, &b| {
+                let w = |i: usize| half_width(&rates[i]).map_or(f64::INFINITY, |h| h / MARGIN);
+                w(a).total_cmp(&w(b)).then(b.cmp(&a))
+            });
+        let Some(i) = widest else { break };
+        rates[i].push(run(i));
+        budget -= cost[i];
+    }
+    (
+        stop.into_iter()
+            .map(|s| s.expect("every step stopped"))
+            .collect(),
+        budget,
+    )
 }
 
 #[cfg(test)]
@@ -255,18 +321,66 @@ mod tests {
         assert_eq!(plan_with(StepKind::Storage, s(3.0), 6).trials, 6);
     }
 
+    // Reference: scipy 1.x, `stats.t.ppf(0.975, n - 1) *
+    // np.log(x).std(ddof=1) / np.sqrt(n)`, then `np.expm1`.
     #[test]
-    fn rounds_run_every_step_once_in_their_order() {
-        let orders = [vec![2, 0, 1], vec![1, 2, 0]];
-        let seq = interleave(3, 2, |r| orders[r as usize - 1].clone());
-        assert_eq!(seq, [(1, 2), (1, 0), (1, 1), (2, 1), (2, 2), (2, 0)]);
-        for step in 0..3 {
-            let rounds: Vec<u32> = seq
-                .iter()
-                .filter(|(_, i)| *i == step)
-                .map(|(r, _)| *r)
-                .collect();
-            assert_eq!(rounds, [1, 2], "step {step}: once a round");
-        }
+    fn the_half_width_is_the_t_interval_of_the_log_rates() {
+        let h = half_width(&[100.0, 102.0, 98.0, 101.0, 99.0, 100.5]).unwrap();
+        assert!((h - 0.015115487915296414).abs() < 1e-12, "{h}");
+        let h = half_width(&[100.0, 110.0, 90.0]).unwrap();
+        assert!((h - 0.28319235491352956).abs() < 1e-12, "{h}");
+        assert_eq!(half_width(&[1.0]), None);
+        assert_eq!(half_width(&[1.0, 0.0]), None);
+    }
+
+    #[test]
+    fn the_budget_goes_to_the_widest_step_until_each_is_within_target_or_spent() {
+        // Step 0 is quiet (within 2 % already), step 1 noisy, step 2 a
+        // little noisy; each trial costs 1 s.
+        let mut rates = vec![
+            vec![100.0, 100.5, 99.5, 100.2, 99.8, 100.1],
+            vec![100.0, 120.0, 85.0, 110.0, 90.0, 105.0],
+            vec![100.0, 104.0, 97.0, 102.0, 98.0, 101.0],
+        ];
+        let cost = [s(1.0); 3];
+        let mut order = Vec::new();
+        // Every new trial lands on the figure: the spread shrinks.
+        let (stops, left) = spend_budget(&mut rates, &cost, s(10.0), |i| {
+            order.push(i);
+            100.0
+        });
+        assert_eq!(stops[0], BudgetStop::WithinTarget, "no trial for it");
+        assert_eq!(rates[0].len(), 6);
+        assert_eq!(order[0], 1, "the widest first");
+        assert_eq!(left, Duration::ZERO);
+        assert_eq!(order.len(), 10);
+        assert_eq!(stops[1], BudgetStop::BudgetSpent);
+        // Step 1 stays wider than step 2 through the 10 s: all of them.
+        assert!(order.iter().all(|&i| i == 1), "{order:?}");
+        assert_eq!(stops[2], BudgetStop::BudgetSpent);
+        // A large budget: every step ends within the target.
+        let mut rates = vec![vec![100.0, 104.0, 97.0], vec![100.0, 100.1, 99.9]];
+        let (stops, left) = spend_budget(&mut rates, &[s(0.5); 2], s(100.0), |_| 100.0);
+        assert_eq!(stops, [BudgetStop::WithinTarget, BudgetStop::WithinTarget]);
+        assert!(rates[0].len() > 3, "the wide step got trials");
+        assert_eq!(rates[1].len(), 3, "the narrow one needed none");
+        assert!(left > s(90.0), "{left:?}");
+        // A noisy step that never settles stops at the most trials.
+        let mut k = 0.0;
+        let mut rates = vec![vec![50.0, 150.0]];
+        let (stops, _) = spend_budget(&mut rates, &[s(0.1)], s(1000.0), |_| {
+            k += 1.0;
+            if k % 2.0 == 0.0 {
+                50.0
+            } else {
+                150.0
+            }
+        });
+        assert_eq!(stops, [BudgetStop::MostTrials]);
+        assert_eq!(rates[0].len(), MAX_BUDGET_TRIALS);
+        // No budget: the first pass only.
+        let mut rates = vec![vec![100.0, 120.0, 80.0]];
+        let (stops, left) = spend_budget(&mut rates, &[s(1.0)], s(0.5), |_| unreachable!());
+        assert_eq!((stops[0], left), (BudgetStop::BudgetSpent, s(0.5)));
     }
 }

@@ -41,41 +41,52 @@ fn io_on(dir: &str) -> Output {
     ])
 }
 
-fn assert_skipped(o: &Output, dir: &str, why: &str) {
-    let (out, err) = text(o);
-    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+/// A `--dir` that cannot be benchmarked is bad usage: exit 2, one line
+/// naming the path and what to do, and nothing measured (no report line,
+/// and far sooner than the 30 s of the first step).
+fn assert_refused_at_once(args: &[&str], dir: &str, why: &str) {
+    let t = Instant::now();
+    let o = qb(args);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {out}\n{err}");
+    assert!(out.is_empty(), "{args:?}: something was measured: {out}");
     assert!(
-        out.contains("[ Storage info ]"),
-        "the rest of the report is printed: {out}"
+        t.elapsed() < Duration::from_secs(10),
+        "{args:?}: took {:?}",
+        t.elapsed()
     );
-    assert!(out.contains("[ Storage bandwidth ]\nSkipped: "), "{out}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: not one line: {err}");
     assert!(
-        err.contains(dir) && err.contains(why),
-        "stderr lacks {dir:?} / {why:?}: {err}"
+        err.contains(&format!("--dir {dir}")) && err.contains(why),
+        "{args:?}: stderr lacks --dir {dir:?} / {why:?}: {err}"
     );
-    assert!(!err.contains("panicked"), "{err}");
+    assert!(err.contains("'quickbench --help'"), "{err}");
 }
 
 #[test]
-fn dir_missing_is_skipped_with_the_path() {
-    assert_skipped(
-        &io_on("/nonexistent/quickbench"),
-        "/nonexistent/quickbench",
-        "No such file",
-    );
+fn dir_missing_is_refused_before_measuring() {
+    let p = "/nonexistent/quickbench";
+    assert_refused_at_once(&["30", "-q", "--dir", p], p, "no such directory");
+    // whichever sections run: the header's Run line names the directory
+    assert_refused_at_once(&["30", "--only", "cpu", "-d", p], p, "no such directory");
+    assert_refused_at_once(&["--dry-run", "--dir", p], p, "no such directory");
 }
 
 #[test]
-fn dir_that_is_a_regular_file_is_skipped() {
+fn dir_that_is_a_regular_file_is_refused_before_measuring() {
     let f = tempfile::NamedTempFile::new().unwrap();
     let p = f.path().to_str().unwrap();
-    assert_skipped(&io_on(p), p, "Not a directory");
+    assert_refused_at_once(&["30", "-q", "--dir", p], p, "is not a directory");
 }
 
 #[test]
 fn procfs_and_sysfs_are_not_storage() {
-    assert_skipped(&io_on("/proc"), "/proc", "pseudo-filesystem");
-    assert_skipped(&io_on("/sys"), "/sys", "pseudo-filesystem");
+    for p in ["/proc", "/sys"] {
+        assert_refused_at_once(&["30", "-q", "--dir", p], p, "pseudo-filesystem");
+    }
+    // without the storage bandwidth, nothing is written there: it runs
+    let o = qb(&["0.1", "-q", "--only", "cpuinfo", "--dir", "/proc"]);
+    assert_eq!(o.status.code(), Some(0), "{:?}", text(&o));
 }
 
 #[test]
@@ -96,23 +107,28 @@ fn tmpfs_runs_and_says_memory_is_measured() {
 }
 
 #[test]
-fn read_only_mount_is_skipped_with_the_reason() {
+fn read_only_mount_is_refused_when_io_writes_there() {
     need!();
     let mut g = Guard::new();
     let mp = g.mount(&["-t", "tmpfs", "-o", "ro,size=64m", "tmpfs"], "ro");
     let p = mp.to_str().unwrap();
-    assert_skipped(&io_on(p), p, "read-only");
+    assert_refused_at_once(&["30", "-q", "--dir", p], p, "mounted read-only");
+    // nothing is written without the storage bandwidth sections
+    let o = qb(&["0.1", "-q", "--only", "cpuinfo,storage", "--dir", p]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}\n{err}");
+    assert!(out.contains("[ Storage info ]"), "{out}");
 }
 
 #[test]
-fn full_filesystem_is_skipped_and_not_filled() {
+fn full_filesystem_is_refused_at_once_and_not_filled() {
     need!();
     let mut g = Guard::new();
     let mp = g.mount(&["-t", "tmpfs", "-o", "size=100m", "tmpfs"], "full");
     std::fs::write(mp.join("ballast"), vec![1u8; 90 << 20]).unwrap();
     let p = mp.to_str().unwrap();
     let before = nix::sys::statvfs::statvfs(&mp).unwrap().blocks_free();
-    assert_skipped(&io_on(p), p, "available");
+    assert_refused_at_once(&["30", "-q", "--dir", p], p, "available (64 MiB needed)");
     assert_eq!(
         nix::sys::statvfs::statvfs(&mp).unwrap().blocks_free(),
         before
@@ -142,7 +158,7 @@ fn as_nobody(args: &[&str]) -> Option<Output> {
 }
 
 #[test]
-fn directory_without_write_permission_is_skipped_for_a_user() {
+fn directory_without_write_permission_is_refused_for_a_user() {
     let d = tempfile::tempdir().unwrap();
     let sub = d.path().join("locked");
     std::fs::create_dir(&sub).unwrap();
@@ -169,8 +185,13 @@ fn directory_without_write_permission_is_skipped_for_a_user() {
         return;
     };
     let (out, err) = text(&o);
-    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
-    assert!(err.contains(p) && err.contains("ermission"), "{err}");
+    assert_eq!(o.status.code(), Some(2), "{out}\n{err}");
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&format!("--dir {p}: permission denied")) && err.contains("--skip io"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -63,6 +63,31 @@ fn busy_cpu_step() {
     assert!(err.contains("not a sign of SMT"), "{err}");
 }
 
+/// A spinner on every CPU for the whole run: every step is busy, and
+/// stderr says what to do once, on one line, however many steps.
+fn busy_advice_once() {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let spin: Vec<_> = (0..cpus).map(spinner_on).collect();
+    let out = Command::new(env!("CARGO_BIN_EXE_quickbench"))
+        .args(["0.5", "--only", "cpu,memory", "-q"])
+        .output()
+        .unwrap();
+    drop(spin);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.matches("(busy: ").count() >= 2, "{text}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let advice: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("wait for it to finish, then rerun"))
+        .collect();
+    assert_eq!(advice.len(), 1, "{err}");
+    assert!(
+        advice[0].starts_with("quickbench: busy: other work used the CPUs"),
+        "{err}"
+    );
+}
+
 /// A direct writer to another file of the same loop filesystem during the
 /// read line: the other-I/O mark on it, naming the loop device.
 fn other_io_on_the_device() {
@@ -141,6 +166,7 @@ fn other_io_on_the_device() {
 
 #[test]
 fn marks_go_on_the_lines_a_busy_host_distorted() {
+    busy_advice_once();
     busy_cpu_step();
     other_io_on_the_device();
 }

@@ -362,7 +362,7 @@ fn bad_inputs_exit_2_naming_the_file_and_line() {
     }
     let out = quickbench().arg("compare").arg(&txt).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("at least two reports"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("two or more reports"));
     // compare is not a loop delay, and has its own help
     let out = quickbench().args(["compare", "--help"]).output().unwrap();
     assert!(out.status.success());
@@ -505,7 +505,7 @@ fn html_dash_puts_two_reports_page_on_stdout_and_errors_name_the_file() {
     assert!(page.contains("\u{2248} x1.00"));
     assert_offline(&page);
 
-    // a page that cannot be written: exit 1, the path and what to do
+    // a page that cannot be written: exit 2 before reading, the path and what to do
     let bad = d.path().join("no-such-dir").join("page.html");
     let out = quickbench()
         .args(["compare", "--html"])
@@ -514,7 +514,7 @@ fn html_dash_puts_two_reports_page_on_stdout_and_errors_name_the_file() {
         .arg(&json)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains(&bad.display().to_string()), "{err}");
     assert!(err.contains("give --html a writable file"), "{err}");
@@ -841,7 +841,7 @@ fn reports_without_samples_keep_the_fixed_band_and_say_so() {
     let text = compare_text(&[&bash, &txt], &[("COLUMNS", "200")]);
     assert!(
         text.contains(
-            "Figures without samples (the bash original, older reports): the fixed \u{b1}5 % band"
+            "Figures with no samples: a text report or an older one; the fixed \u{b1}5 % band"
         ),
         "{text}"
     );
@@ -1060,10 +1060,21 @@ fn busy_trials_are_left_out_and_a_side_of_busy_trials_reads_distorted() {
     let text = compare_text(&[&a, &b], &[("COLUMNS", "200")]);
     let line = text.lines().find(|l| l.starts_with(" 1 // jobs")).unwrap();
     assert!(
-        line.contains("(busy: other processes used 95 % of a CPU)")
-            && line.ends_with("~ x0.50 distorted: busy"),
+        line.contains("(busy 95 %)") && line.ends_with("~ x0.50 distorted: busy"),
         "{line}"
     );
+    // one note says which side to rerun, and how; none when no side is busy
+    let notes: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("Marked busy in "))
+        .collect();
+    assert_eq!(
+        notes,
+        ["Marked busy in B: other work used the CPUs during that run (often a build just before); rerun it on a quiet host."],
+        "{text}"
+    );
+    let quiet = compare_text(&[&a, &a], &[("COLUMNS", "200")]);
+    assert!(!quiet.contains("Marked busy"), "{quiet}");
 }
 
 #[test]
@@ -1139,7 +1150,7 @@ fn a_drift_mark_is_explained_in_the_legend() {
     let t = compare_text(&[&a, &b], &[("NO_COLOR", "1")]);
     assert!(t.contains("(drift -30 %)"), "{t}");
     assert!(
-        t.contains("drift: the figure moved one way across that side's --repeat rounds"),
+        t.contains("drift: the figure moved one way across that side's rounds of trials"),
         "{t}"
     );
     let plain = compare_text(&[&a, &a], &[("NO_COLOR", "1")]);

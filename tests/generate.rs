@@ -169,8 +169,8 @@ fn man_page_renders_every_option_and_compare() {
     );
 }
 
-/// The EXIT STATUS section says what README.md's table says: the same
-/// codes, and the signal codes that the 130 row names.
+/// The EXIT STATUS section and `--help` say what README.md's table says:
+/// the same codes, and the signal codes that the 130 row names.
 #[test]
 fn man_exit_statuses_are_the_readmes() {
     let readme =
@@ -191,6 +191,28 @@ fn man_exit_statuses_are_the_readmes() {
         ["0", "1", "2", "130", "129", "143", "141"],
         "README's table changed"
     );
+    // `quickbench --help` lists the same codes, in the same order.
+    let help = run(Command::new(bin()).arg("--help"));
+    let help = String::from_utf8(help.stdout).unwrap();
+    let said = words(
+        help.split("Exit status:")
+            .nth(1)
+            .expect("--help lists exit statuses"),
+    );
+    let number = regex::Regex::new(r"\b(\d+)\b").unwrap();
+    let in_help: Vec<&str> = number.find_iter(&said).map(|m| m.as_str()).collect();
+    assert_eq!(in_help, codes, "--help's exit statuses: {said}");
+    // compare's are among them
+    let help = run(Command::new(bin()).args(["compare", "--help"]));
+    let help = String::from_utf8(help.stdout).unwrap();
+    let said = words(
+        help.split("Exit status:")
+            .nth(1)
+            .expect("compare --help lists them"),
+    );
+    for code in number.find_iter(&said) {
+        assert!(codes.iter().any(|c| c == code.as_str()), "compare: {said}");
+    }
     let man = generate("man");
     let section =
         &man[man.find(".SH \"EXIT STATUS\"").unwrap()..man.find(".SH ENVIRONMENT").unwrap()];
@@ -264,13 +286,17 @@ fn bash_completion_completes() {
         "data/bash-completion/completions/quickbench.bash",
         &generate("complete-bash"),
     );
+    // Outside of a completion, compopt only says so; the stub records it.
+    // A number completes to itself, unchanged (`--repeat ''`: one empty
+    // word, so that bash falls back to no file names).
     let probe = r#"
         source "$1" || exit 9
         complete -p quickbench
+        compopt() { opt=" ($1 $2)"; }
         c() {
-            COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=()
+            COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=(); opt=
             _quickbench quickbench "${COMP_WORDS[-1]}" "${COMP_WORDS[-2]}"
-            echo "$*: ${COMPREPLY[*]}"
+            echo "$*: $(printf '%s\n' "${COMPREPLY[@]}" | sort | paste -sd ' ')$opt"
         }
         c quickbench --j
         c quickbench 30 --j
@@ -278,10 +304,28 @@ fn bash_completion_completes() {
         c quickbench compare --t
         c quickbench compare --j
         c quickbench comp
+        c quickbench compare ''
+        c quickbench compare a.json ''
+        c quickbench compare a.json -- ''
+        c quickbench compare --html ''
+        c quickbench export ''
+        c quickbench --only ''
+        c quickbench --only cpu,m
+        c quickbench --skip io,s
+        c quickbench 3
+        c quickbench -q 0.
+        c quickbench --repeat ''
+        c quickbench --max-size 5
+        c quickbench --text-out ''
     "#;
+    // The files that compare's reports and --html complete from.
+    let cwd = tempfile::tempdir().unwrap();
+    write(cwd.path(), "a.json", "{}");
+    write(cwd.path(), "notes.txt", "");
     let out = run(Command::new("bash")
         .args(["--norc", "--noprofile", "-c", probe, "probe"])
-        .arg(&script));
+        .arg(&script)
+        .current_dir(cwd.path()));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -294,7 +338,20 @@ fn bash_completion_completes() {
                     quickbench --gen: \n\
                     quickbench compare --t: --table\n\
                     quickbench compare --j: --json\n\
-                    quickbench comp: compare\n";
+                    quickbench comp: compare\n\
+                    quickbench compare : a.json notes.txt (-o filenames)\n\
+                    quickbench compare a.json : a.json notes.txt (-o filenames)\n\
+                    quickbench compare a.json -- : a.json notes.txt (-o filenames)\n\
+                    quickbench compare --html : a.json notes.txt (-o filenames)\n\
+                    quickbench export : a.json notes.txt (-o filenames)\n\
+                    quickbench --only : cpu cpuinfo io memory storage\n\
+                    quickbench --only cpu,m: cpu,memory\n\
+                    quickbench --skip io,s: io,storage\n\
+                    quickbench 3: 3 (-o nospace)\n\
+                    quickbench -q 0.: 0. (-o nospace)\n\
+                    quickbench --repeat :  (-o nospace)\n\
+                    quickbench --max-size 5: 5 (-o nospace)\n\
+                    quickbench --text-out : a.json notes.txt (-o filenames)\n";
     assert_eq!(text, expected);
 
     let loader = Path::new("/usr/share/bash-completion/bash_completion");
@@ -352,15 +409,34 @@ fn zsh_completion_completes() {
         done
         zpty -d z
     "#;
+    // One file to complete, so that Tab completes it whole.
+    let cwd = tempfile::tempdir().unwrap();
+    write(cwd.path(), "a.json", "{}");
+    let typed_and_completed = [
+        ("quickbench --max", "quickbench --max-size="),
+        ("quickbench --j", "quickbench --json "),
+        ("quickbench comp", "quickbench compare "),
+        ("quickbench compare --t", "quickbench compare --table "),
+        ("quickbench compare ", "quickbench compare a.json "),
+        (
+            "quickbench compare a.json ",
+            "quickbench compare a.json a.json ",
+        ),
+        (
+            "quickbench compare --html ",
+            "quickbench compare --html a.json ",
+        ),
+        ("quickbench --only m", "quickbench --only memory,"),
+        ("quickbench --skip cpu,st", "quickbench --skip cpu,storage,"),
+        ("quickbench --repeat ", "quickbench --repeat "),
+        ("quickbench --max-size ", "quickbench --max-size "),
+        ("quickbench 3", "quickbench 3"),
+    ];
     let out = run(Command::new("timeout")
         .args(["60", "zsh", "-f", "-c", typist, "typist"])
         .arg(d.path().join("functions"))
-        .args([
-            "quickbench --max",
-            "quickbench --j",
-            "quickbench comp",
-            "quickbench compare --t",
-        ]));
+        .args(typed_and_completed.map(|(typed, _)| typed))
+        .current_dir(cwd.path()));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -368,10 +444,11 @@ fn zsh_completion_completes() {
         out.status.code(),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(
-        text,
-        "quickbench --max-size=\nquickbench --json \nquickbench compare \nquickbench compare --table \n"
-    );
+    let expected: String = typed_and_completed
+        .iter()
+        .map(|(_, line)| format!("{line}\n"))
+        .collect();
+    assert_eq!(text, expected);
 }
 
 /// Fish: the script passes `fish -n`, and from the user's completions
@@ -399,12 +476,16 @@ fn fish_completion_completes() {
         bin().parent().unwrap().display(),
         std::env::var("PATH").unwrap_or_default()
     );
+    let cwd = tempfile::tempdir().unwrap();
+    write(cwd.path(), "a.json", "{}");
+    write(cwd.path(), "notes.txt", "");
     let complete = |line: &str| {
         let out = run(Command::new("fish")
             .args(["-c", &format!("complete -C'{line}'")])
             .env("XDG_CONFIG_HOME", d.path().join("config"))
             .env("XDG_DATA_HOME", d.path().join("data"))
-            .env("PATH", &path));
+            .env("PATH", &path)
+            .current_dir(cwd.path()));
         assert!(
             out.status.success(),
             "{}",
@@ -435,11 +516,34 @@ fn fish_completion_completes() {
         !compare.contains("--max-size"),
         "run options offered to compare: {compare}"
     );
+    // The completions themselves, without fish's descriptions.
+    let words = |line: &str| -> String {
+        let mut w: Vec<String> = complete(line)
+            .lines()
+            .map(|l| l.split('\t').next().unwrap().to_string())
+            .collect();
+        w.sort();
+        w.join(" ")
+    };
+    for (line, expected) in [
+        ("quickbench compare ", "a.json notes.txt"),
+        ("quickbench compare a.json ", "a.json notes.txt"),
+        ("quickbench compare --html ", "a.json notes.txt"),
+        ("quickbench --only ", "cpu cpuinfo io memory storage"),
+        ("quickbench --only cpu,m", "cpu,memory"),
+        ("quickbench --skip=st", "--skip=storage"),
+        ("quickbench --repeat ", ""),
+        ("quickbench --max-size ", ""),
+        ("quickbench 3", ""),
+    ] {
+        assert_eq!(words(line), expected, "{line:?}");
+    }
 }
 
 /// `contrib/release/package.sh`, as the release workflow runs it: the
 /// archive holds the binary, the man page, the three completion scripts,
-/// README.md and LICENSE in one directory; SHA256SUMS checks; and the
+/// the JSON schemas, the docs README points at, README.md and LICENSE in
+/// one directory; SHA256SUMS checks; and the
 /// same input makes the same bytes.
 #[test]
 fn release_archive_holds_the_binary_and_its_docs() {
@@ -491,8 +595,14 @@ fn release_archive_holds_the_binary_and_its_docs() {
         want("-rw-r--r--", "complete/_quickbench"),
         want("-rw-r--r--", "complete/quickbench.bash"),
         want("-rw-r--r--", "complete/quickbench.fish"),
+        want("drwxr-xr-x", "docs/"),
+        want("-rw-r--r--", "docs/KERNELS.md"),
+        want("-rw-r--r--", "docs/METHOD.md"),
         want("-rwxr-xr-x", "quickbench"),
         want("-rw-r--r--", "quickbench.1"),
+        want("drwxr-xr-x", "schema/"),
+        want("-rw-r--r--", "schema/compare.schema.json"),
+        want("-rw-r--r--", "schema/report.schema.json"),
     ];
     let got: Vec<(&str, String)> = entries.iter().map(|(m, p)| (*m, p.to_string())).collect();
     assert_eq!(got, expected, "{listing}");
@@ -517,6 +627,19 @@ fn release_archive_holds_the_binary_and_its_docs() {
         std::fs::read(unpacked.join("quickbench")).unwrap(),
         std::fs::read(bin()).unwrap()
     );
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for schema in [
+        "schema/report.schema.json",
+        "schema/compare.schema.json",
+        "docs/METHOD.md",
+        "docs/KERNELS.md",
+    ] {
+        assert_eq!(
+            std::fs::read(unpacked.join(schema)).unwrap(),
+            std::fs::read(root.join(schema)).unwrap(),
+            "{schema}"
+        );
+    }
 
     let out = run(Command::new("bash")
         .arg(&script)

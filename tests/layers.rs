@@ -610,17 +610,6 @@ fn the_statistics_import_nothing_of_the_crate() {
 /// unit") and why.
 const ONE_UNIT: &[&[&str]] = &[];
 
-/// Import cycles inside `compare` that are being taken apart; the test
-/// lets them pass until they are gone.
-const BEING_REMOVED: &[&[&str]] = &[
-    &[
-        "src/compare/comparison.rs",
-        "src/compare/fleet.rs",
-        "src/compare/sides.rs",
-    ],
-    &["src/compare/facts.rs", "src/compare/facts_extended.rs"],
-];
-
 /// What a file re-exports from elsewhere (`pub use child::Name;`, `pub
 /// use crate::m::{A, B as C};`): the name it is known by here -> the
 /// absolute path of what it names. Glob re-exports are not followed.
@@ -883,8 +872,7 @@ fn file_cycles(g: &Graph, allowed: &[&[&str]]) -> Vec<String> {
 #[test]
 fn files_import_each_other_only_as_one_documented_unit() {
     let g = file_graph();
-    let allowed: Vec<&[&str]> = ONE_UNIT.iter().chain(BEING_REMOVED).copied().collect();
-    let broken = file_cycles(&g, &allowed);
+    let broken = file_cycles(&g, ONE_UNIT);
     assert!(broken.is_empty(), "\n{}\n", broken.join("\n"));
 }
 

@@ -1,6 +1,6 @@
 //! `--repeat N`: every timed step of the standard report measured N times
-//! in interleaved rounds, each step keeping its trials and printing its
-//! median one; bad values are usage errors; one Ctrl-C skips the rounds
+//! in interleaved rounds, each step keeping its trials and printing their
+//! pooled rate (all their work over all their time); bad values are usage errors; one Ctrl-C skips the rounds
 //! left of the section; the JSON validates and the Run line reads back.
 
 #[macro_use]
@@ -70,14 +70,31 @@ fn trials(step: &Value, figure: &str) -> Vec<(u64, f64, bool)> {
         .collect()
 }
 
-/// The step is its median trial: the lower median of the complete
-/// trials' figures, and `median_trial` names it.
-fn assert_step_is_its_median_trial(step: &Value, figure: &str) {
+/// The step's figure pools its trials: each trial's rate weighted by its
+/// elapsed time (all their work over all their time, as one block of the
+/// same time measures), and `median_trial` names the lower median of the
+/// complete trials.
+fn assert_step_pools_its_trials(step: &Value, figure: &str) {
     let t = trials(step, figure);
+    let tr = step["trials"].as_array().unwrap();
+    let ns: Vec<f64> = tr
+        .iter()
+        .map(|t| t["elapsed_ns"].as_f64().unwrap())
+        .collect();
+    let pooled = t.iter().zip(&ns).map(|(t, ns)| t.1 * ns).sum::<f64>() / ns.iter().sum::<f64>();
+    let got = step[figure].as_f64().unwrap();
+    assert!(
+        (got - pooled).abs() <= pooled * 1e-9,
+        "{got} against {pooled}: {step:#}"
+    );
+    assert_eq!(
+        step["elapsed_ns"].as_f64().unwrap(),
+        ns.iter().sum::<f64>(),
+        "{step:#}"
+    );
     let mut complete: Vec<f64> = t.iter().filter(|t| !t.2).map(|t| t.1).collect();
     complete.sort_by(f64::total_cmp);
     let median = complete[(complete.len() - 1) / 2];
-    assert_eq!(step[figure].as_f64().unwrap(), median, "{step:#}");
     let i = step["median_trial"].as_u64().unwrap() as usize;
     assert_eq!(t[i].1, median, "{step:#}");
 }
@@ -194,8 +211,8 @@ fn a_live_cpu_loop_keeps_three_interleaved_trials_of_each_step() {
             "{s:#}"
         );
         assert!(t.iter().all(|t| t.1 > 0.0 && !t.2), "{s:#}");
-        assert_step_is_its_median_trial(s, "loops_per_s_mean");
-        // The text prints the median trial's figure.
+        assert_step_pools_its_trials(s, "loops_per_s_mean");
+        // The text prints the pooled figure.
         let line = format!(
             "{:2} // jobs : {:10} loop/job/s",
             s["jobs"].as_u64().unwrap(),
@@ -337,7 +354,7 @@ fn storage_lines_keep_two_trials_on_ext4() {
             assert!(tr["error"].is_null(), "{tr:#}");
             assert!(tr["ios"].as_u64().unwrap() > 0, "{tr:#}");
         }
-        assert_step_is_its_median_trial(l, "iops");
+        assert_step_pools_its_trials(l, "iops");
         let line = format!(
             "({:>2} thread[s]): {:>6} MB/s  {:>6} IO/s",
             l["jobs"].as_u64().unwrap(),

@@ -21,12 +21,13 @@ use quickbench::membw::DdBandwidth;
 use quickbench::model::trials::TrialFigure;
 use quickbench::model::Extended;
 use quickbench::model::{
-    BlockSize, CpuInfo, CpuInfoLine, IoSetup, Memory, RawSection, Repeated, Report, Section, Stack,
-    StackNode, Trial,
+    BlockSize, CpuInfo, CpuInfoLine, IoSetup, Memory, RawSection, Repeated, Report, RoundTrial,
+    Section, Stack, StackNode,
 };
 use quickbench::report::read::read_text;
 use quickbench::report::text::render;
-use quickbench::samples::{Samples, Summary};
+use quickbench::samples::Samples;
+use quickbench::stats::Summary;
 use quickbench::sysinfo::procstat::MhzSource;
 
 /// xorshift64*: small, deterministic.
@@ -582,11 +583,15 @@ fn repeated<M: TrialFigure + Clone>(
         .map(|round| {
             let mut t = step.clone();
             scale(&mut t, 0.9 + rng.below(21) as f64 / 100.0);
+            // Some trials unmarked: the step's marks say in how many.
+            if rng.below(3) == 0 {
+                t.set_marks(Vec::new(), Vec::new());
+            }
             // A Ctrl-C that skipped rounds cut the last trial run.
             if rng.below(6) == 0 || (round == n && n < repeat) {
                 t.end_mut().interrupt();
             }
-            Trial { round, step: t }
+            RoundTrial { round, step: t }
         })
         .collect();
     Repeated::of_trials(trials)
@@ -673,9 +678,11 @@ fn tree(rng: &mut Rng, depth: u32) -> StackNode {
 fn random_reports_read_back_from_their_text() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut extended_cases = 0;
+    let mut some_trials_marked = 0;
     for case in 0..2000 {
         let m = model(&mut rng);
         let text = render(&m);
+        some_trials_marked += usize::from(text.contains(" trials)"));
         let read = read_text("generated.txt", &text)
             .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
         assert_eq!(render(&read), text, "case {case}");
@@ -694,6 +701,7 @@ fn random_reports_read_back_from_their_text() {
         }
     }
     assert!(extended_cases > 1000, "{extended_cases}");
+    assert!(some_trials_marked > 100, "{some_trials_marked}");
 }
 
 #[test]

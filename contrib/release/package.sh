@@ -5,7 +5,10 @@
 #       OUTDIR/quickbench-VERSION-TARGET.tar.gz, holding the directory
 #       quickbench-VERSION-TARGET/ with quickbench, quickbench.1,
 #       complete/quickbench.bash, complete/_quickbench,
-#       complete/quickbench.fish, README.md and LICENSE; and the bare
+#       complete/quickbench.fish, schema/report.schema.json,
+#       schema/compare.schema.json (README and `compare --help` point at
+#       them), docs/METHOD.md and docs/KERNELS.md (README points at
+#       them), README.md and LICENSE; and the bare
 #       binary as OUTDIR/quickbench-VERSION-TARGET (what contrib/ansible's
 #       quickbench_url downloads).
 #   contrib/release/package.sh sums OUTDIR
@@ -60,15 +63,17 @@ archive() {
     # shellcheck disable=SC2064 # expand now: $stage is local
     trap "rm -rf '$stage'" EXIT
     local dir="$stage/$name"
-    mkdir -p "$dir/complete"
+    mkdir -p "$dir/complete" "$dir/schema" "$dir/docs"
     install -m 0755 "$bin" "$dir/quickbench"
     "$gen" --generate man >"$dir/quickbench.1"
     "$gen" --generate complete-bash >"$dir/complete/quickbench.bash"
     "$gen" --generate complete-zsh >"$dir/complete/_quickbench"
     "$gen" --generate complete-fish >"$dir/complete/quickbench.fish"
     install -m 0644 "$root/README.md" "$root/LICENSE" "$dir/"
+    install -m 0644 "$root"/schema/*.schema.json "$dir/schema/"
+    install -m 0644 "$root/docs/METHOD.md" "$root/docs/KERNELS.md" "$dir/docs/"
     chmod 0644 "$dir/quickbench.1" "$dir"/complete/*
-    chmod 0755 "$dir" "$dir/complete"
+    chmod 0755 "$dir" "$dir/complete" "$dir/schema" "$dir/docs"
 
     tar --sort=name --owner=0 --group=0 --numeric-owner \
         --mtime="@$SOURCE_DATE_EPOCH" -C "$stage" -cf - "$name" |

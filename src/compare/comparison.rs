@@ -6,10 +6,11 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::facts::{facts, Better, Fact};
+use super::fact::{Better, Fact, Section, Unit};
+use super::facts::facts;
 use super::fleet::{fleet_table, FleetTable};
 use super::load::Input;
-use super::sides::{side_fact, sides, Grouping, Side};
+use super::sides::{report_infos, side_fact, sides, Grouping, ReportInfo, Side};
 use super::verdict::{judge_pair, spreads_of_pair, Detail, Judged, SideFact, Verdict};
 use crate::stats::Spread;
 
@@ -22,15 +23,15 @@ pub const COMPARE_SCHEMA_VERSION: u32 = 2;
 #[derive(Debug, Clone, Serialize)]
 pub struct Row {
     /// The section.
-    pub section: String,
+    pub section: Section,
     /// The line's label.
     pub label: String,
-    /// `figure` or `info`.
-    pub kind: &'static str,
+    /// A figure or an information line.
+    pub kind: RowKind,
     /// For figures: which way is better.
     pub better: Option<Better>,
     /// For figures: the unit of `values`.
-    pub unit: Option<&'static str>,
+    pub unit: Option<Unit>,
     /// Per side: the figure, the median of its reports' (`null` when
     /// missing or not a figure).
     pub values: Vec<Option<f64>>,
@@ -48,21 +49,14 @@ pub struct Row {
     pub judged: Vec<Option<Judged>>,
 }
 
-/// Who a report is, for the header of the comparison.
-#[derive(Debug, Clone, Serialize)]
-pub struct ReportInfo {
-    /// The report's name: the host name, else the file name (made unique).
-    pub name: String,
-    /// The input as named.
-    pub file: String,
-    /// Host name, when known.
-    pub hostname: Option<String>,
-    /// `quickbench` (this port) or `bash original`.
-    pub origin: &'static str,
-    /// The loop delay, seconds, when known.
-    pub loop_delay_s: Option<f64>,
-    /// When it ran, UTC, when known.
-    pub timestamp_utc: Option<String>,
+/// What a row holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RowKind {
+    /// A figure, with its verdicts.
+    Figure,
+    /// An information line: same or different.
+    Info,
 }
 
 /// The comparison of two or more sides.
@@ -113,34 +107,28 @@ pub fn compare_for(
     let all: Vec<Vec<Fact>> = inputs.iter().map(|i| facts(&i.report)).collect();
     // The keys in report order: sections in the order they first appear,
     // lines within a section in the order they first appear.
-    let mut sections: Vec<String> = Vec::new();
-    let mut keys: Vec<(usize, String, String)> = Vec::new();
-    let mut index: HashMap<(String, String), usize> = HashMap::new();
-    for fs in &all {
-        for f in fs {
-            let s = match sections.iter().position(|s| *s == f.section) {
-                Some(s) => s,
-                None => {
-                    sections.push(f.section.clone());
-                    sections.len() - 1
-                }
-            };
-            let k = (f.section.clone(), f.label.clone());
-            if let std::collections::hash_map::Entry::Vacant(e) = index.entry(k) {
-                e.insert(keys.len());
-                keys.push((s, f.section.clone(), f.label.clone()));
+    let mut sections: Vec<Section> = Vec::new();
+    let mut keys: Vec<(usize, Section, &str)> = Vec::new();
+    let mut index: HashMap<(Section, &str), usize> = HashMap::new();
+    for f in all.iter().flatten() {
+        let s = match sections.iter().position(|s| *s == f.section()) {
+            Some(s) => s,
+            None => {
+                sections.push(f.section());
+                sections.len() - 1
             }
+        };
+        if let std::collections::hash_map::Entry::Vacant(e) = index.entry((f.section(), f.label()))
+        {
+            e.insert(keys.len());
+            keys.push((s, f.section(), f.label()));
         }
     }
     let mut order: Vec<usize> = (0..keys.len()).collect();
     order.sort_by_key(|&i| (keys[i].0, i));
-    let by_key: Vec<HashMap<(&str, &str), &Fact>> = all
+    let by_key: Vec<HashMap<(Section, &str), &Fact>> = all
         .iter()
-        .map(|fs| {
-            fs.iter()
-                .map(|f| ((f.section.as_str(), f.label.as_str()), f))
-                .collect()
-        })
+        .map(|fs| fs.iter().map(|f| ((f.section(), f.label()), f)).collect())
         .collect();
     let reports = report_infos(inputs);
     let sides = sides(inputs, &reports, grouping);
@@ -148,8 +136,8 @@ pub fn compare_for(
     // Each side's view of each line, in row order.
     let mut cells: Vec<Vec<Option<SideFact>>> = Vec::with_capacity(order.len());
     for &i in &order {
-        let (_, section, label) = &keys[i];
-        let key = (section.as_str(), label.as_str());
+        let (_, section, label) = keys[i];
+        let key = (section, label);
         for (n, m) in by_key.iter().enumerate() {
             if !m.contains_key(&key) {
                 missing.push(format!("{}: [ {section} ] {label}", reports[n].name));
@@ -174,12 +162,12 @@ pub fn compare_for(
             .iter()
             .enumerate()
             .map(|(r, &i)| {
-                let (_, section, label) = &keys[i];
+                let (_, section, label) = keys[i];
                 row(section, label, &cells[r], |n| judged(n, r))
             })
             .collect()
     };
-    let table = (sides.len() > 2).then(|| fleet_table(inputs, &sides));
+    let table = (sides.len() > 2).then(|| fleet_table(&all, &sides));
     let mut c = Comparison {
         compare_schema_version: COMPARE_SCHEMA_VERSION,
         warnings: warnings(inputs, &reports),
@@ -211,55 +199,6 @@ pub fn compare_for(
         }
     }
     c
-}
-
-fn report_infos(inputs: &[Input]) -> Vec<ReportInfo> {
-    let mut names: Vec<String> = inputs
-        .iter()
-        .map(|i| {
-            let h = i.report.hostname.trim();
-            if h.is_empty() || h == "unknown" {
-                file_name(&i.file)
-            } else {
-                h.to_string()
-            }
-        })
-        .collect();
-    // The same host twice (before and after): tell them apart by file.
-    let mut count: HashMap<String, usize> = HashMap::new();
-    for n in &names {
-        *count.entry(n.clone()).or_default() += 1;
-    }
-    for (n, i) in names.iter_mut().zip(inputs) {
-        if count[n.as_str()] > 1 {
-            *n = format!("{n} ({})", file_name(&i.file));
-        }
-    }
-    inputs
-        .iter()
-        .zip(names)
-        .map(|(i, name)| ReportInfo {
-            name,
-            file: i.file.clone(),
-            hostname: Some(i.report.hostname.clone()).filter(|h| !h.is_empty()),
-            origin: if i.report.original.is_some() {
-                "bash original"
-            } else {
-                "quickbench"
-            },
-            loop_delay_s: i.report.loop_delay_s,
-            timestamp_utc: i.report.timestamp_utc.clone(),
-        })
-        .collect()
-}
-
-fn file_name(file: &str) -> String {
-    if file == "-" {
-        return "stdin".into();
-    }
-    std::path::Path::new(file)
-        .file_name()
-        .map_or(file.to_string(), |n| n.to_string_lossy().into_owned())
 }
 
 fn warnings(inputs: &[Input], reports: &[ReportInfo]) -> Vec<String> {
@@ -331,7 +270,7 @@ fn each(reports: &[ReportInfo], values: &[impl std::fmt::Display]) -> String {
 }
 
 fn row(
-    section: &str,
+    section: Section,
     label: &str,
     cells: &[Option<SideFact>],
     judged: impl Fn(usize) -> (Verdict, Option<Judged>),
@@ -348,9 +287,13 @@ fn row(
         })
         .unzip();
     Row {
-        section: section.into(),
+        section,
         label: label.into(),
-        kind: if fig.is_some() { "figure" } else { "info" },
+        kind: if fig.is_some() {
+            RowKind::Figure
+        } else {
+            RowKind::Info
+        },
         better: fig.map(|f| f.0),
         unit: fig.map(|f| f.1),
         values: cells

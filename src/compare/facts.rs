@@ -1,159 +1,15 @@
-//! What one report says, section by section in report order: figures with
-//! their direction and unit, and information lines. Nothing here compares.
+//! What one report says, section by section in report order: one function
+//! per section turns it into [`Fact`]s (the `-x` sections are
+//! [`super::facts_extended`]'s). Nothing here compares.
 
 use std::collections::HashMap;
-use std::fmt;
 
-use serde::Serialize;
-
-use crate::conditions::{Mark, MarkKind};
-use crate::end::End;
-use crate::model::{BlockSize, Repeated, Report};
-pub use crate::stats::Better;
-use crate::stats::{Summary, Trial};
-// The report's own wording of a mark and of the CPU quota: a comparison
-// line shows them as the report printed them.
+use super::fact::{Better, Fact, FactTrial, Figure, FigureKind, Method, Section, Unit};
+use super::facts_extended::facts_extended;
+use crate::conditions::Mark;
+use crate::model::{BlockSize, IoTrial, Repeated, Report, StackNode};
+use crate::stats::{Summary, TrialValue};
 use crate::units::dd_rate;
-
-/// What kind of figure a line holds: the kinds differ in how much they
-/// vary from run to run (see [`super::verdict::assumed_run_cv`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FigureKind {
-    /// A CPU loop step (loops/s per job).
-    CpuLoop,
-    /// The memory bandwidth (dd-like).
-    Memory,
-    /// A 4k storage line's MB/s or IO/s.
-    Storage4k,
-    /// A 1M storage line's MB/s or IO/s.
-    Storage1M,
-    /// A storage latency percentile (`-x`); a line's mean latency is of
-    /// its block size's kind, whose spread it shares.
-    Latency,
-}
-
-/// What one report says on one line of the comparison.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Fact {
-    /// The section, as the report titles it (without a device).
-    pub section: String,
-    /// The line's label.
-    pub label: String,
-    /// `Some` for a figure: its direction and unit.
-    pub figure: Option<(Better, &'static str)>,
-    /// For a figure: its kind.
-    pub kind: Option<FigureKind>,
-    /// For a figure: every trial of it in this report (one, or the trials
-    /// of `--repeat`), each with the summary of its sub-interval samples
-    /// when it has them ([`runs_of`]), and what distorted it.
-    pub trials: Vec<FactTrial>,
-    /// The figure, in its unit.
-    pub value: Option<f64>,
-    /// As printed.
-    pub text: String,
-    /// Marks of the line (`interrupted`, `stopped: EIO`, `busy: ...`), as
-    /// printed.
-    pub marks: Vec<String>,
-    /// How the line's step ended: a step that did not run its whole time
-    /// has no figure to compare.
-    pub end: End,
-    /// Why this figure cannot be compared with another report's whose
-    /// method differs (`loop v1`, `bash loop`).
-    pub method: Option<Method>,
-    /// The measurement a figure is one form of, when the report prints it
-    /// several ways (a storage line's MB/s, IO/s and mean latency): the
-    /// figures of one measurement count once in a comparison's family.
-    pub measure: Option<String>,
-}
-
-/// One trial of a figure, and the mark that distorted it, if one did.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FactTrial {
-    /// Its value and samples.
-    pub trial: Trial,
-    /// The first of its marks that [`MarkKind::distorts`] a comparison.
-    pub distorted: Option<MarkKind>,
-}
-
-impl FactTrial {
-    /// A trial that nothing distorted.
-    pub fn clean(trial: Trial) -> FactTrial {
-        FactTrial {
-            trial,
-            distorted: None,
-        }
-    }
-}
-
-/// The mark among `marks` that distorts a comparison, if one does.
-pub fn distortion(marks: &[Mark]) -> Option<MarkKind> {
-    marks.iter().map(Mark::kind).find(|k| k.distorts())
-}
-
-/// How a figure was measured: figures measured differently never compare.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Method {
-    /// Our CPU loop, of this definition (`loop v1`).
-    Loop(u32),
-    /// The bash original's CPU loop: bash iterations.
-    BashLoop,
-    /// Our latency column: the mean completion time of one I/O.
-    CompletionLatency,
-    /// The bash original's latency column: the device's queue time (ms)
-    /// divided by its I/O count, printed as µs.
-    BashQueueTime,
-}
-
-impl fmt::Display for Method {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Method::Loop(v) => write!(f, "loop v{v}"),
-            Method::BashLoop => f.write_str("bash loop"),
-            Method::CompletionLatency => f.write_str("completion latency"),
-            Method::BashQueueTime => f.write_str("bash queue time"),
-        }
-    }
-}
-
-/// An information line (no figure).
-pub(super) fn info(section: &str, label: impl Into<String>, text: impl Into<String>) -> Fact {
-    Fact {
-        section: section.into(),
-        label: label.into(),
-        figure: None,
-        kind: None,
-        trials: Vec::new(),
-        value: None,
-        text: text.into(),
-        marks: Vec::new(),
-        end: End::Complete,
-        method: None,
-        measure: None,
-    }
-}
-
-fn figure(
-    section: &str,
-    label: impl Into<String>,
-    (better, unit, kind): (Better, &'static str, FigureKind),
-    value: f64,
-    text: String,
-) -> Fact {
-    Fact {
-        section: section.into(),
-        label: label.into(),
-        figure: Some((better, unit)),
-        kind: Some(kind),
-        trials: vec![FactTrial::clean(Trial::value(value))],
-        value: Some(value),
-        text,
-        marks: Vec::new(),
-        end: End::Complete,
-        method: None,
-        measure: None,
-    }
-}
 
 /// The kernel text without the host name (`uname -a`'s second word),
 /// which differs on every host and has its own line.
@@ -167,49 +23,58 @@ fn kernel_without_host(kernel: &str) -> String {
 
 /// What a report says, in report order.
 pub fn facts(r: &Report) -> Vec<Fact> {
-    let mut v = Vec::new();
-    let h = &r.quickbench;
-    let head = "Header";
-    let loop_method = match &r.original {
-        Some(o) => {
-            v.push(info(
-                head,
-                "Quickbench",
-                format!("bash original {}", o.version),
-            ));
-            Method::BashLoop
-        }
-        None => {
-            v.push(info(head, "Quickbench", format!("port {}", h.port_version)));
-            Method::Loop(h.loop_version)
-        }
-    };
-    v.push(info(head, "Host", r.hostname.clone()));
-    v.push(info(head, "Kernel", kernel_without_host(&h.kernel)));
+    let mut v = header(r);
+    v.extend(cpu_info(r));
+    v.extend(cpu_loop(r));
+    v.extend(memory(r));
+    v.extend(storage_info(r));
+    v.extend(storage_stack(r));
+    v.extend(storage_bandwidth(r));
+    v.extend(facts_extended(r));
+    v
+}
+
+/// How the report's CPU loop counts: ours of its definition, or bash's.
+fn loop_method(r: &Report) -> Method {
     match &r.original {
-        Some(o) => v.push(info(
-            head,
-            "Build",
-            format!(
+        Some(_) => Method::BashLoop,
+        None => Method::Loop(r.quickbench.loop_version),
+    }
+}
+
+/// The header: who ran, where, built how, the loop and the limits.
+fn header(r: &Report) -> Vec<Fact> {
+    let h = &r.quickbench;
+    let line = |label: &str, text: String| Fact::info(Section::Header, label, text);
+    let mut v = Vec::new();
+    v.push(line(
+        "Quickbench",
+        match &r.original {
+            Some(o) => format!("bash original {}", o.version),
+            None => format!("port {}", h.port_version),
+        },
+    ));
+    v.push(line("Host", r.hostname.clone()));
+    v.push(line("Kernel", kernel_without_host(&h.kernel)));
+    v.push(line(
+        "Build",
+        match &r.original {
+            Some(o) => format!(
                 "bash: {}; dd: {}",
                 o.bash.as_deref().unwrap_or("?"),
                 o.dd.as_deref().unwrap_or("?")
             ),
-        )),
-        None => v.push(info(
-            head,
-            "Build",
-            format!(
+            None => format!(
                 "{}, {}, {}",
                 h.rustc,
                 h.target,
                 if h.static_build { "static" } else { "dynamic" }
             ),
-        )),
-    }
-    v.push(info(head, "CPU loop", loop_method.to_string()));
+        },
+    ));
+    v.push(line("CPU loop", loop_method(r).to_string()));
     if let Some(d) = r.loop_delay_s {
-        v.push(info(head, "Loop delay", format!("{d} s")));
+        v.push(line("Loop delay", format!("{d} s")));
     }
     // Reports taken under different cgroup limits are not compared blindly.
     let limits = r.limits.as_ref();
@@ -217,26 +82,30 @@ pub fn facts(r: &Report) -> Vec<Fact> {
     // report of ours with a CPU loop and no quota had none, and says
     // `none`, so that such a side reads as such, not as a missing line.
     match limits.and_then(|l| l.cpu_quota.as_ref()) {
-        Some(q) => v.push(info(
-            head,
+        Some(q) => v.push(line(
             "CPU quota",
             q.limit_line().trim_start_matches("Limited to ").to_string(),
         )),
         None if r.original.is_none() && !r.cpu_loop.is_empty() => {
-            v.push(info(head, "CPU quota", "none".to_string()))
+            v.push(line("CPU quota", "none".to_string()))
         }
         None => {}
     }
     if let Some(m) = limits.and_then(|l| l.memory_limit_bytes) {
-        v.push(info(
-            head,
-            "Memory limit",
-            format!("{} MB (cgroup)", m >> 20),
-        ));
+        v.push(line("Memory limit", format!("{} MB (cgroup)", m >> 20)));
     }
-    if let Some(info_) = &r.cpu_info {
-        let mut seen: HashMap<&str, usize> = HashMap::new();
-        for l in &info_.lines {
+    v
+}
+
+/// `[ CPU info ]`: one line per label (numbered when a label repeats).
+fn cpu_info(r: &Report) -> Vec<Fact> {
+    let Some(info) = &r.cpu_info else {
+        return Vec::new();
+    };
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    info.lines
+        .iter()
+        .map(|l| {
             let n = seen.entry(l.label.as_str()).or_default();
             *n += 1;
             let label = if *n == 1 {
@@ -244,53 +113,80 @@ pub fn facts(r: &Report) -> Vec<Fact> {
             } else {
                 format!("{} ({})", l.label.trim_end_matches(':'), n)
             };
-            v.push(info("CPU info", label, l.value.clone()));
-        }
-    }
-    for s in &r.cpu_loop {
-        let mut f = figure(
-            "CPU loop",
-            format!("{:2} // jobs", s.jobs),
-            (Better::Higher, "loop/job/s", FigureKind::CpuLoop),
-            s.loops_per_s_mean.trunc(),
-            format!("{}", s.loops_per_s_mean.max(0.0) as u64),
-        );
-        f.trials = runs_of(s)
-            .into_iter()
-            .map(|t| trial(t.loops_per_s_mean.trunc(), sampled(&t.samples), &t.marks))
-            .collect();
-        f.method = Some(loop_method);
-        f.end = s.end.clone();
-        f.marks.extend(s.end.text());
-        f.marks.extend(s.marks.iter().map(|m| m.text()));
-        v.push(f);
-    }
-    if let Some(m) = &r.memory {
-        if let Some(kib) = m.mem_total_kib {
-            v.push(info("Memory", "Total", format!("{} MB", kib >> 10)));
-        }
-        if let Some(bw) = &m.dd_bandwidth {
-            let mut f = figure(
-                "Memory",
-                "Bandwidth",
-                (Better::Higher, "B/s", FigureKind::Memory),
-                bw.bytes_per_s(),
-                dd_rate(bw.bytes, bw.elapsed_ns),
+            Fact::info(Section::CpuInfo, label, l.value.clone())
+        })
+        .collect()
+}
+
+/// `[ CPU loop ]`: each step's loops per job and second.
+fn cpu_loop(r: &Report) -> Vec<Fact> {
+    let method = loop_method(r);
+    r.cpu_loop
+        .iter()
+        .map(|s| {
+            let mut f = Figure::new(
+                Section::CpuLoop,
+                format!("{:2} // jobs", s.jobs),
+                (
+                    Better::Higher,
+                    Unit::LoopsPerJobPerSecond,
+                    FigureKind::CpuLoop,
+                ),
+                s.loops_per_s_mean.trunc(),
+                format!("{}", s.loops_per_s_mean.max(0.0) as u64),
             );
-            f.trials = runs_of(bw)
+            f.trials = runs_of(s)
                 .into_iter()
-                .map(|t| trial(t.bytes_per_s(), sampled(&t.samples), &t.marks))
+                .map(|t| trial(t.loops_per_s_mean.trunc(), sampled(&t.samples), &t.marks))
                 .collect();
-            f.end = bw.end.clone();
-            f.marks.extend(bw.end.text());
-            f.marks.extend(bw.marks.iter().map(|m| m.text()));
-            v.push(f);
-        }
+            f.method = Some(method);
+            f.end = s.end.clone();
+            f.marks = s.marks.clone();
+            Fact::Figure(f)
+        })
+        .collect()
+}
+
+/// `[ Memory ]`: the total, and the bandwidth.
+fn memory(r: &Report) -> Vec<Fact> {
+    let Some(m) = &r.memory else {
+        return Vec::new();
+    };
+    let mut v = Vec::new();
+    if let Some(kib) = m.mem_total_kib {
+        v.push(Fact::info(
+            Section::Memory,
+            "Total",
+            format!("{} MB", kib >> 10),
+        ));
     }
-    if let Some(rows) = &r.storage_info {
-        for d in rows {
-            v.push(info(
-                "Storage info",
+    if let Some(bw) = &m.dd_bandwidth {
+        let mut f = Figure::new(
+            Section::Memory,
+            "Bandwidth",
+            (Better::Higher, Unit::BytesPerSecond, FigureKind::Memory),
+            bw.bytes_per_s(),
+            dd_rate(bw.bytes, bw.elapsed_ns),
+        );
+        f.trials = runs_of(bw)
+            .into_iter()
+            .map(|t| trial(t.bytes_per_s(), sampled(&t.samples), &t.marks))
+            .collect();
+        f.end = bw.end.clone();
+        f.marks = bw.marks.clone();
+        v.push(Fact::Figure(f));
+    }
+    v
+}
+
+/// `[ Storage info ]`: one line per device.
+fn storage_info(r: &Report) -> Vec<Fact> {
+    r.storage_info
+        .iter()
+        .flatten()
+        .map(|d| {
+            Fact::info(
+                Section::StorageInfo,
                 d.name.clone(),
                 format!(
                     "{}, {} GB, queue depth {}, {}",
@@ -299,84 +195,115 @@ pub fn facts(r: &Report) -> Vec<Fact> {
                     d.queue_depth.map_or("?".into(), |q| q.to_string()),
                     d.model.as_deref().unwrap_or("?")
                 ),
-            ));
-        }
+            )
+        })
+        .collect()
+}
+
+/// `[ Storage device stack ]`: its devices, in one line.
+fn storage_stack(r: &Report) -> Vec<Fact> {
+    let Some(s) = &r.storage_stack else {
+        return Vec::new();
+    };
+    fn walk(n: &StackNode, out: &mut Vec<String>) {
+        out.push(format!("{} ({})", n.name, n.kind));
+        n.children.iter().for_each(|c| walk(c, out));
     }
-    if let Some(s) = &r.storage_stack {
-        let mut names = Vec::new();
-        fn walk(n: &crate::model::StackNode, out: &mut Vec<String>) {
-            out.push(format!("{} ({})", n.name, n.kind));
-            n.children.iter().for_each(|c| walk(c, out));
-        }
-        s.roots.iter().for_each(|n| walk(n, &mut names));
-        v.push(info("Storage device stack", "Devices", names.join(", ")));
-    }
-    let storage = storage_words(r);
+    let mut names = Vec::new();
+    s.roots.iter().for_each(|n| walk(n, &mut names));
+    vec![Fact::info(
+        Section::StorageStack,
+        "Devices",
+        names.join(", "),
+    )]
+}
+
+/// The storage sections: what they measured (or why they were skipped),
+/// then each line's MB/s, IO/s and mean latency.
+fn storage_bandwidth(r: &Report) -> Vec<Fact> {
+    let mut v = Vec::new();
     if !r.storage_bandwidth.is_empty() || r.storage_bandwidth_skipped.is_some() {
-        v.push(info("Storage bandwidth", "Storage", storage));
+        v.push(Fact::info(
+            Section::StorageBandwidth,
+            "Storage",
+            storage_words(r),
+        ));
     }
     if r.storage_bandwidth.is_empty() {
         if let Some(why) = &r.storage_bandwidth_skipped {
-            v.push(info("Storage bandwidth", "Skipped", why.clone()));
+            v.push(Fact::info(
+                Section::StorageBandwidth,
+                "Skipped",
+                why.clone(),
+            ));
         }
     }
+    let latency = if r.original.is_some() {
+        Method::BashQueueTime
+    } else {
+        Method::CompletionLatency
+    };
     for l in &r.storage_bandwidth {
-        let Some(bs) = BlockSize::from_bytes(l.block_size_bytes) else {
-            continue;
-        };
-        let section = format!("Storage bandwidth - {} blocks", bs.label());
-        let line = format!("{:<6} ({:>2} thread[s])", l.direction.label(), l.jobs);
-        let mut marks: Vec<String> = l.end.text().into_iter().collect();
-        marks.extend(l.marks.iter().map(|m| m.text()));
-        let size = match bs {
-            BlockSize::K4 => FigureKind::Storage4k,
-            BlockSize::M1 => FigureKind::Storage1M,
-        };
-        // The samples are the line's IO/s. MB/s is IO/s times the block
-        // size: the same relative spread. The latency has no samples of its
-        // own; with a fixed number of jobs each waiting for its I/O, the
-        // mean latency is jobs / (IO/s) (Little's law), so to first order
-        // its relative spread is the IO/s's, which it borrows.
-        let runs: Vec<(&crate::model::IoTrial, Option<Summary>)> = runs_of(l)
-            .into_iter()
-            .map(|t| (t, sampled(&t.samples)))
-            .collect();
-        type Pick = fn(&crate::dd_io::LineResult) -> f64;
-        let figures: [(&str, Better, FigureKind, Pick); 3] = [
-            ("MB/s", Better::Higher, size, |l| l.mb_per_s.trunc()),
-            ("IO/s", Better::Higher, size, |l| l.iops.trunc()),
-            ("µs avg. lat.", Better::Lower, size, |l| {
-                l.lat_mean_us.trunc()
-            }),
-        ];
-        for (unit, better, kind, pick) in figures {
-            let value = pick(l);
-            let mut f = figure(
-                &section,
-                format!("{line} {unit}"),
-                (better, unit, kind),
-                value,
-                format!("{}", value.max(0.0) as u64),
-            );
-            f.trials = runs
-                .iter()
-                .map(|(t, within)| trial(pick(t), within.clone(), &t.marks))
-                .collect();
-            f.marks = marks.clone();
-            f.end = l.end.clone();
-            f.measure = Some(format!("{section}: {line}"));
-            if better == Better::Lower {
-                f.method = Some(if r.original.is_some() {
-                    Method::BashQueueTime
-                } else {
-                    Method::CompletionLatency
-                });
-            }
-            v.push(f);
+        if let Some(bs) = BlockSize::from_bytes(l.block_size_bytes) {
+            v.extend(storage_line(l, bs, latency).map(Fact::Figure));
         }
     }
-    v.extend(super::facts_extended::facts_extended(r));
     v
+}
+
+/// One storage line's three figures: MB/s, IO/s, mean latency.
+fn storage_line(
+    l: &crate::model::IoLine,
+    bs: BlockSize,
+    latency: Method,
+) -> impl Iterator<Item = Figure> + '_ {
+    let section = Section::StorageLines(bs);
+    let line = format!("{:<6} ({:>2} thread[s])", l.direction.label(), l.jobs);
+    let measure = format!("{section}: {line}");
+    let kind = match bs {
+        BlockSize::K4 => FigureKind::Storage4k,
+        BlockSize::M1 => FigureKind::Storage1M,
+    };
+    // The samples are the line's IO/s. MB/s is IO/s times the block
+    // size: the same relative spread. The latency has no samples of its
+    // own; with a fixed number of jobs each waiting for its I/O, the
+    // mean latency is jobs / (IO/s) (Little's law), so to first order
+    // its relative spread is the IO/s's, which it borrows.
+    let runs: Vec<(&IoTrial, Option<Summary>)> = runs_of(l)
+        .into_iter()
+        .map(|t| (t, sampled(&t.samples)))
+        .collect();
+    type Pick = fn(&crate::dd_io::LineResult) -> f64;
+    let figures: [(Unit, Better, Pick); 3] = [
+        (Unit::MegabytesPerSecond, Better::Higher, |l| {
+            l.mb_per_s.trunc()
+        }),
+        (Unit::IoPerSecond, Better::Higher, |l| l.iops.trunc()),
+        (Unit::MeanLatencyMicroseconds, Better::Lower, |l| {
+            l.lat_mean_us.trunc()
+        }),
+    ];
+    figures.into_iter().map(move |(unit, better, pick)| {
+        let value = pick(l);
+        let mut f = Figure::new(
+            section,
+            format!("{line} {unit}"),
+            (better, unit, kind),
+            value,
+            format!("{}", value.max(0.0) as u64),
+        );
+        f.trials = runs
+            .iter()
+            .map(|(t, within)| trial(pick(t), within.clone(), &t.marks))
+            .collect();
+        f.marks = l.marks.clone();
+        f.end = l.end.clone();
+        f.measure = Some(measure.clone());
+        if better == Better::Lower {
+            f.method = Some(latency);
+        }
+        f
+    })
 }
 
 /// Every run of one timed step: the step itself, or with `--repeat` each
@@ -406,8 +333,8 @@ fn sampled(s: &crate::samples::Samples) -> Option<Summary> {
 
 fn trial(value: f64, within: Option<Summary>, marks: &[Mark]) -> FactTrial {
     FactTrial {
-        trial: Trial { value, within },
-        distorted: distortion(marks),
+        trial: TrialValue { value, within },
+        distorted: super::fact::distortion(marks),
     }
 }
 

@@ -9,26 +9,25 @@
 //! Each figure's value is the figure as the text prints it (rounded to
 //! its printed decimals), so that a report's text and JSON give one value.
 
-use super::facts::{distortion, info, Better, Fact, FactTrial, FigureKind, Method};
+use super::fact::{distortion, Better, Fact, Figure, FigureKind, Method, Section, Unit};
 use crate::end::End;
 use crate::membw::dram::DramRun;
 use crate::model::forms::device_details;
-use crate::model::{BlockSize, Report};
-use crate::stats::Trial;
+use crate::model::{BlockSize, Extended, Report};
 
-const CPU: &str = "Extended: CPU";
-const MEMORY: &str = "Extended: Memory (DRAM, STREAM-like)";
-const STORAGE: &str = "Extended: Storage";
+const CPU: Section = Section::ExtendedCpu;
+const MEMORY: Section = Section::ExtendedMemory;
+const STORAGE: Section = Section::ExtendedStorage;
 
 /// A figure as printed with `decimals`: its value is the printed one.
 fn figure(
-    section: &str,
+    section: Section,
     label: String,
     better: Better,
-    unit: &'static str,
+    unit: Unit,
     v: f64,
     decimals: usize,
-) -> Fact {
+) -> Figure {
     let text = format!("{v:.decimals$}");
     let value = text.parse().unwrap_or(v);
     // The kind whose run-to-run spread the figure shares (used only when a
@@ -38,19 +37,7 @@ fn figure(
         STORAGE => FigureKind::Latency,
         _ => FigureKind::CpuLoop,
     };
-    Fact {
-        section: section.into(),
-        label,
-        figure: Some((better, unit)),
-        kind: Some(kind),
-        trials: vec![FactTrial::clean(Trial::value(value))],
-        value: Some(value),
-        text,
-        marks: Vec::new(),
-        end: End::Complete,
-        method: None,
-        measure: None,
-    }
+    Figure::new(section, label, (better, unit, kind), value, text)
 }
 
 /// The extended facts of `r`, in report order; none without `-x`.
@@ -58,130 +45,155 @@ pub fn facts_extended(r: &Report) -> Vec<Fact> {
     let Some(x) = &r.extended else {
         return Vec::new();
     };
-    let mut v = Vec::new();
-    // Steal is information beside its step, not a figure: it is a
-    // condition of the host (the hypervisor's share of the CPUs' time),
-    // not its speed, and a ratio of two small shares (0.1 % against
-    // 0.3 % reads x3) would call noise a change. The CPU loop figure it
-    // explains is compared above, with its steal mark.
-    for s in &r.cpu_loop {
-        if let Some(c) = &s.conditions.clock {
-            v.push(info(
-                CPU,
-                format!("{:2} // jobs steal", s.jobs),
-                format!("{:.1} %", c.steal_percent),
-            ));
-        }
-    }
-    // The SMT ratio is a figure: the per-job rate of two jobs on one
-    // core's siblings over two on separate cores, measured like the CPU
-    // loop. Higher is better: a host running as many jobs as CPUs loses
-    // less to its siblings. Without a ratio, the verdict says why.
-    if let Some(p) = &x.smt_probe {
-        match p.ratio {
-            Some(ratio) => {
-                let mut f = figure(
-                    CPU,
-                    "SMT siblings / separate cores x".into(),
-                    Better::Higher,
-                    "x",
-                    ratio,
-                    2,
-                );
-                f.end = End::cut_if(p.cut_short);
-                f.marks.extend(f.end.text());
-                v.push(f);
-            }
-            None => v.push(info(CPU, "SMT probe", p.verdict())),
-        }
-    }
-    if let Some(d) = &x.dram {
-        v.push(info(
-            MEMORY,
-            "Arrays",
-            format!("3 x {} MiB", d.plan.array_bytes >> 20),
-        ));
-        dram(&mut v, "1 thread", &d.single);
-        if let Some(all) = &d.all {
-            v.push(info(MEMORY, "All CPUs", format!("{} threads", all.threads)));
-            dram(&mut v, "all CPUs", all);
-        }
-    }
-    for d in &x.device_details {
-        v.push(info(
+    let mut v = steal(r);
+    v.extend(smt(x));
+    v.extend(dram(x));
+    v.extend(x.device_details.iter().map(|d| {
+        Fact::info(
             STORAGE,
             format!("Device {}", d.name),
             device_details::render(d),
-        ));
-    }
-    for (i, l) in r.storage_bandwidth.iter().enumerate() {
-        let Some(bs) = BlockSize::from_bytes(l.block_size_bytes) else {
-            continue;
-        };
-        // A text report's `-x` line that did not read: its percentiles
-        // are unknown, and missing here, not zeros.
-        if !x.has_latency(i) {
-            continue;
-        }
-        let line = format!(
-            "{} {:<6} ({:>2} thread[s])",
-            bs.label(),
-            l.direction.label(),
-            l.jobs
-        );
-        let mut marks: Vec<String> = l.end.text().into_iter().collect();
-        marks.extend(l.marks.iter().map(|m| m.text()));
-        let percentiles = [
-            ("p50", l.lat_p50_us),
-            ("p90", l.lat_p90_us),
-            ("p99", l.lat_p99_us),
-            ("p99.9", l.lat_p999_us),
-            ("max", l.lat_max_us),
-        ];
-        for (name, us) in percentiles {
+        )
+    }));
+    v.extend(percentiles(r, x).map(Fact::Figure));
+    v
+}
+
+/// Each CPU loop step's steal.
+///
+/// Steal is information beside its step, not a figure: it is a
+/// condition of the host (the hypervisor's share of the CPUs' time),
+/// not its speed, and a ratio of two small shares (0.1 % against
+/// 0.3 % reads x3) would call noise a change. The CPU loop figure it
+/// explains is compared above, with its steal mark.
+fn steal(r: &Report) -> Vec<Fact> {
+    r.cpu_loop
+        .iter()
+        .filter_map(|s| {
+            let c = s.conditions.clock.as_ref()?;
+            Some(Fact::info(
+                CPU,
+                format!("{:2} // jobs steal", s.jobs),
+                format!("{:.1} %", c.steal_percent),
+            ))
+        })
+        .collect()
+}
+
+/// The SMT probe's ratio.
+///
+/// The SMT ratio is a figure: the per-job rate of two jobs on one
+/// core's siblings over two on separate cores, measured like the CPU
+/// loop. Higher is better: a host running as many jobs as CPUs loses
+/// less to its siblings. Without a ratio, the verdict says why.
+fn smt(x: &Extended) -> Option<Fact> {
+    let p = x.smt_probe.as_ref()?;
+    Some(match p.ratio {
+        Some(ratio) => {
             let mut f = figure(
-                STORAGE,
-                format!("{line} {name} µs"),
-                Better::Lower,
-                "µs",
-                us,
-                1,
+                CPU,
+                "SMT siblings / separate cores x".into(),
+                Better::Higher,
+                Unit::Ratio,
+                ratio,
+                2,
             );
-            f.marks = marks.clone();
-            // The percentiles are the printed trial's: its marks.
-            f.trials[0].distorted = distortion(&l.marks);
-            f.end = l.end.clone();
-            f.method = Some(Method::CompletionLatency);
-            v.push(f);
+            f.end = End::cut_if(p.cut_short);
+            Fact::Figure(f)
         }
+        None => Fact::info(CPU, "SMT probe", p.verdict()),
+    })
+}
+
+/// The DRAM runs: the arrays, then copy and triad with 1 thread and with
+/// all CPUs.
+fn dram(x: &Extended) -> Vec<Fact> {
+    let Some(d) = &x.dram else {
+        return Vec::new();
+    };
+    let mut v = vec![Fact::info(
+        MEMORY,
+        "Arrays",
+        format!("3 x {} MiB", d.plan.array_bytes >> 20),
+    )];
+    v.extend(dram_run("1 thread", &d.single));
+    if let Some(all) = &d.all {
+        v.push(Fact::info(
+            MEMORY,
+            "All CPUs",
+            format!("{} threads", all.threads),
+        ));
+        v.extend(dram_run("all CPUs", all));
     }
     v
 }
 
 /// Copy and triad of one DRAM run, GB/s, higher is better.
-fn dram(v: &mut Vec<Fact>, who: &str, run: &DramRun) {
-    let end = End::cut_if(run.cut_short);
-    let mut marks: Vec<String> = end.text().into_iter().collect();
-    marks.extend(run.notes().iter().map(|n| n.text().to_string()));
-    for (kernel, gb) in [("copy", run.copy_gb_per_s), ("triad", run.triad_gb_per_s)] {
-        let mut f = figure(
-            MEMORY,
-            format!("{who} {kernel} GB/s"),
-            Better::Higher,
-            "GB/s",
-            gb,
-            1,
-        );
-        f.end = end.clone();
-        f.marks = marks.clone();
-        v.push(f);
-    }
+fn dram_run<'a>(who: &'a str, run: &'a DramRun) -> impl Iterator<Item = Fact> + 'a {
+    let notes = run.notes();
+    [("copy", run.copy_gb_per_s), ("triad", run.triad_gb_per_s)]
+        .into_iter()
+        .map(move |(kernel, gb)| {
+            let mut f = figure(
+                MEMORY,
+                format!("{who} {kernel} GB/s"),
+                Better::Higher,
+                Unit::GigabytesPerSecond,
+                gb,
+                1,
+            );
+            f.end = End::cut_if(run.cut_short);
+            f.notes = notes.clone();
+            Fact::Figure(f)
+        })
+}
+
+/// Each storage line's latency percentiles, where they read.
+fn percentiles<'a>(r: &'a Report, x: &'a Extended) -> impl Iterator<Item = Figure> + 'a {
+    r.storage_bandwidth
+        .iter()
+        .enumerate()
+        // A text report's `-x` line that did not read: its percentiles
+        // are unknown, and missing here, not zeros.
+        .filter(|(i, _)| x.has_latency(*i))
+        .filter_map(|(_, l)| Some((l, BlockSize::from_bytes(l.block_size_bytes)?)))
+        .flat_map(|(l, bs)| {
+            let line = format!(
+                "{} {:<6} ({:>2} thread[s])",
+                bs.label(),
+                l.direction.label(),
+                l.jobs
+            );
+            [
+                ("p50", l.lat_p50_us),
+                ("p90", l.lat_p90_us),
+                ("p99", l.lat_p99_us),
+                ("p99.9", l.lat_p999_us),
+                ("max", l.lat_max_us),
+            ]
+            .into_iter()
+            .map(move |(name, us)| {
+                let mut f = figure(
+                    STORAGE,
+                    format!("{line} {name} µs"),
+                    Better::Lower,
+                    Unit::Microseconds,
+                    us,
+                    1,
+                );
+                f.marks = l.marks.clone();
+                // The percentiles are the printed trial's: its marks.
+                f.trials[0].distorted = distortion(&l.marks);
+                f.end = l.end.clone();
+                f.method = Some(Method::CompletionLatency);
+                f
+            })
+        })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Extended;
 
     #[test]
     fn nothing_without_the_extended_sections() {
@@ -193,9 +205,16 @@ mod tests {
 
     #[test]
     fn figures_are_their_printed_values() {
-        let f = figure(MEMORY, "copy".into(), Better::Higher, "GB/s", 12.345, 1);
-        assert_eq!((f.value, f.text.as_str()), (Some(12.3), "12.3"));
-        let f = figure(CPU, "SMT".into(), Better::Higher, "x", 0.576, 2);
-        assert_eq!((f.value, f.text.as_str()), (Some(0.58), "0.58"));
+        let f = figure(
+            MEMORY,
+            "copy".into(),
+            Better::Higher,
+            Unit::GigabytesPerSecond,
+            12.345,
+            1,
+        );
+        assert_eq!((f.value, f.text.as_str()), (12.3, "12.3"));
+        let f = figure(CPU, "SMT".into(), Better::Higher, Unit::Ratio, 0.576, 2);
+        assert_eq!((f.value, f.text.as_str()), (0.58, "0.58"));
     }
 }

@@ -6,14 +6,10 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::facts::{distortion, Better, Method};
-use super::load::Input;
+use super::fact::{distortion, Better, Fact, Figure, Method, Section, Unit};
 use super::sides::Side;
 use super::verdict::bounded;
-use crate::conditions::Mark;
-use crate::dd_io::Direction;
-use crate::end::End;
-use crate::model::{BlockSize, Report};
+use crate::model::BlockSize;
 use crate::stats::describe::median;
 use crate::stats::fleet::{fleet_outliers, FLOOR, Z_CUT};
 
@@ -35,7 +31,7 @@ pub struct FleetColumn {
     /// Short heading.
     pub name: &'static str,
     /// Unit of the values.
-    pub unit: &'static str,
+    pub unit: Unit,
     /// Which way is better.
     pub better: Better,
 }
@@ -73,84 +69,115 @@ enum Tag {
 /// A key figure of one report: its value, and its tag.
 type KeyCell = Option<(f64, Option<Tag>)>;
 
-/// The key figures: (heading, unit, better, how to find it).
-type KeyFigure = (&'static str, &'static str, Better, fn(&Report) -> KeyCell);
-
-fn io_figure(
-    r: &Report,
-    bs: BlockSize,
-    dir: Direction,
-    jobs: u32,
-    pick: fn(&crate::dd_io::LineResult) -> f64,
-) -> KeyCell {
-    let l = r
-        .lines_of(bs)
-        .find(|l| l.direction == dir && l.jobs == jobs)?;
-    Some((pick(l).trunc(), unusual(&l.end, &l.marks)))
+/// Where a key figure is among a report's facts.
+#[derive(Debug, Clone, Copy)]
+enum Key {
+    /// The first figure of a section (the CPU loop's 1 job).
+    First(Section),
+    /// The last figure of a section (the CPU loop's most jobs).
+    Last(Section),
+    /// The figure of this section and label.
+    Line(Section, &'static str),
 }
 
-const KEY_FIGURES: [KeyFigure; 10] = [
-    ("CPU 1 job", "loop/job/s", Better::Higher, |r| {
-        let s = r.cpu_loop.first()?;
-        Some((s.loops_per_s_mean.trunc(), cpu_method(r, &s.end, &s.marks)))
-    }),
-    ("CPU max jobs", "loop/job/s", Better::Higher, |r| {
-        let s = r.cpu_loop.last()?;
-        Some((s.loops_per_s_mean.trunc(), cpu_method(r, &s.end, &s.marks)))
-    }),
-    ("Memory", "B/s", Better::Higher, |r| {
-        let b = r.memory.as_ref()?.dd_bandwidth.as_ref()?;
-        Some((b.bytes_per_s(), unusual(&b.end, &b.marks)))
-    }),
-    ("4k W 1j", "IO/s", Better::Higher, |r| {
-        io_figure(r, BlockSize::K4, Direction::Write, 1, |l| l.iops)
-    }),
-    ("4k W 16j", "IO/s", Better::Higher, |r| {
-        io_figure(r, BlockSize::K4, Direction::Write, 16, |l| l.iops)
-    }),
-    ("4k R 1j", "IO/s", Better::Higher, |r| {
-        io_figure(r, BlockSize::K4, Direction::Read, 1, |l| l.iops)
-    }),
-    ("4k R 16j", "IO/s", Better::Higher, |r| {
-        io_figure(r, BlockSize::K4, Direction::Read, 16, |l| l.iops)
-    }),
-    ("1M W 16j", "MB/s", Better::Higher, |r| {
-        io_figure(r, BlockSize::M1, Direction::Write, 16, |l| l.mb_per_s)
-    }),
-    ("1M R 16j", "MB/s", Better::Higher, |r| {
-        io_figure(r, BlockSize::M1, Direction::Read, 16, |l| l.mb_per_s)
-    }),
-    ("4k R 1j lat", "µs", Better::Lower, |r| {
-        let (v, bad) = io_figure(r, BlockSize::K4, Direction::Read, 1, |l| l.lat_mean_us)?;
-        let bad = bad.or(r
-            .original
-            .as_ref()
-            .map(|_| Tag::Method(Method::BashQueueTime)));
-        Some((v, bad))
-    }),
-];
+/// The key figures: heading, unit, which way is better, and where each is.
+const KEY_FIGURES: [(&str, Unit, Better, Key); 10] = {
+    use Better::Higher;
+    use Section::{CpuLoop, Memory, StorageLines};
+    use Unit::{BytesPerSecond, IoPerSecond, LoopsPerJobPerSecond, MegabytesPerSecond};
+    let k4 = StorageLines(BlockSize::K4);
+    let m1 = StorageLines(BlockSize::M1);
+    [
+        (
+            "CPU 1 job",
+            LoopsPerJobPerSecond,
+            Higher,
+            Key::First(CpuLoop),
+        ),
+        (
+            "CPU max jobs",
+            LoopsPerJobPerSecond,
+            Higher,
+            Key::Last(CpuLoop),
+        ),
+        (
+            "Memory",
+            BytesPerSecond,
+            Higher,
+            Key::Line(Memory, "Bandwidth"),
+        ),
+        (
+            "4k W 1j",
+            IoPerSecond,
+            Higher,
+            Key::Line(k4, "Writes ( 1 thread[s]) IO/s"),
+        ),
+        (
+            "4k W 16j",
+            IoPerSecond,
+            Higher,
+            Key::Line(k4, "Writes (16 thread[s]) IO/s"),
+        ),
+        (
+            "4k R 1j",
+            IoPerSecond,
+            Higher,
+            Key::Line(k4, "Reads  ( 1 thread[s]) IO/s"),
+        ),
+        (
+            "4k R 16j",
+            IoPerSecond,
+            Higher,
+            Key::Line(k4, "Reads  (16 thread[s]) IO/s"),
+        ),
+        (
+            "1M W 16j",
+            MegabytesPerSecond,
+            Higher,
+            Key::Line(m1, "Writes (16 thread[s]) MB/s"),
+        ),
+        (
+            "1M R 16j",
+            MegabytesPerSecond,
+            Higher,
+            Key::Line(m1, "Reads  (16 thread[s]) MB/s"),
+        ),
+        (
+            "4k R 1j lat",
+            // The heading names the mean; the unit is plain µs.
+            Unit::Microseconds,
+            Better::Lower,
+            Key::Line(k4, "Reads  ( 1 thread[s]) µs avg. lat."),
+        ),
+    ]
+};
 
-/// A step that did not run its whole time, or that a mark distorted:
-/// `Ended` or `Distorted`, else `None`.
-fn unusual(end: &End, marks: &[Mark]) -> Option<Tag> {
-    if !end.is_complete() {
+/// A report's key figure, found among its facts.
+fn key_cell(facts: &[Fact], key: Key) -> KeyCell {
+    let mut figures = facts.iter().filter_map(Fact::figure);
+    let f = match key {
+        Key::First(s) => figures.find(|f| f.section == s),
+        Key::Last(s) => figures.rfind(|f| f.section == s),
+        Key::Line(s, label) => figures.find(|f| f.section == s && f.label == label),
+    }?;
+    Some((f.value, tag(f)))
+}
+
+/// Why a key figure may not compare with others: a step that did not run
+/// its whole time, or that a mark distorted; else the method it shares
+/// only with figures measured alike (another loop definition, the bash
+/// original's latency column). Our latency column compares with every
+/// figure of its column that is not the bash one's.
+fn tag(f: &Figure) -> Option<Tag> {
+    if !f.end.is_complete() {
         Some(Tag::Ended)
-    } else if distortion(marks).is_some() {
+    } else if distortion(&f.marks).is_some() {
         Some(Tag::Distorted)
     } else {
-        None
+        f.method
+            .filter(|m| *m != Method::CompletionLatency)
+            .map(Tag::Method)
     }
-}
-
-/// The CPU loop's tag: other loop definitions never compare.
-fn cpu_method(r: &Report, end: &End, marks: &[Mark]) -> Option<Tag> {
-    if let Some(t) = unusual(end, marks) {
-        return Some(t);
-    }
-    Some(Tag::Method(match &r.original {
-        Some(_) => Method::BashLoop,
-        None => Method::Loop(r.quickbench.loop_version),
-    }))
 }
 
 /// A side's key figure: the median of its reports' figures when they
@@ -170,11 +197,11 @@ fn side_cell(cells: &[&KeyCell]) -> KeyCell {
     Some((first.0, Some(Tag::Ended)))
 }
 
-/// The fleet table of `sides`.
-pub fn fleet_table(inputs: &[Input], sides: &[Side]) -> FleetTable {
-    let per_report: Vec<Vec<KeyCell>> = inputs
+/// The fleet table of `sides`, from each report's facts.
+pub fn fleet_table(facts: &[Vec<Fact>], sides: &[Side]) -> FleetTable {
+    let per_report: Vec<Vec<KeyCell>> = facts
         .iter()
-        .map(|i| KEY_FIGURES.iter().map(|k| (k.3)(&i.report)).collect())
+        .map(|fs| KEY_FIGURES.iter().map(|k| key_cell(fs, k.3)).collect())
         .collect();
     let cells: Vec<Vec<KeyCell>> = sides
         .iter()

@@ -21,6 +21,7 @@
 //! page ([`html`]). Writing it and the exit status are the binary's.
 
 pub mod comparison;
+pub mod fact;
 pub mod facts;
 pub mod facts_extended;
 pub mod fleet;
@@ -31,9 +32,10 @@ pub mod style;
 pub mod verdict;
 
 pub use comparison::{
-    compare, compare_for, compare_grouped, Comparison, ReportInfo, Row, COMPARE_SCHEMA_VERSION,
+    compare, compare_for, compare_grouped, Comparison, Row, RowKind, COMPARE_SCHEMA_VERSION,
 };
-pub use facts::{facts, Better, Fact, FigureKind};
+pub use fact::{Better, Fact, Figure, FigureKind, Info, Section, Unit};
+pub use facts::facts;
 pub use fleet::{fleet_table, outlier_rule, FleetColumn, FleetRow, FleetTable};
 pub use load::{load, Input};
 pub use render::csv::render_csv;
@@ -42,7 +44,7 @@ pub use render::markdown::render_markdown;
 pub use render::render_json;
 pub use render::table::render_table;
 pub use render::text::{render_text, shows_table};
-pub use sides::{Grouping, Side};
+pub use sides::{Grouping, ReportInfo, Side};
 pub use style::Style;
 pub use verdict::{assumed_run_cv, Detail, Judged, Verdict, EQUAL_WITHIN};
 

@@ -11,14 +11,29 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::comparison::ReportInfo;
-use super::facts::Fact;
+use super::fact::{Fact, Figure};
 use super::load::Input;
 use super::verdict::{conflict, SideFact};
 use crate::conditions::MarkKind;
 use crate::stats::describe::median;
-use crate::stats::Trial;
-use crate::units::dd_rate;
+use crate::stats::TrialValue;
+
+/// Who a report is, for the header of the comparison.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReportInfo {
+    /// The report's name: the host name, else the file name (made unique).
+    pub name: String,
+    /// The input as named.
+    pub file: String,
+    /// Host name, when known.
+    pub hostname: Option<String>,
+    /// `quickbench` (this port) or `bash original`.
+    pub origin: &'static str,
+    /// The loop delay, seconds, when known.
+    pub loop_delay_s: Option<f64>,
+    /// When it ran, UTC, when known.
+    pub timestamp_utc: Option<String>,
+}
 
 /// How the reports are grouped into sides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,6 +119,55 @@ pub fn sides(inputs: &[Input], reports: &[ReportInfo], grouping: Grouping) -> Ve
     out
 }
 
+pub fn report_infos(inputs: &[Input]) -> Vec<ReportInfo> {
+    let mut names: Vec<String> = inputs
+        .iter()
+        .map(|i| {
+            let h = i.report.hostname.trim();
+            if h.is_empty() || h == "unknown" {
+                file_name(&i.file)
+            } else {
+                h.to_string()
+            }
+        })
+        .collect();
+    // The same host twice (before and after): tell them apart by file.
+    let mut count: HashMap<String, usize> = HashMap::new();
+    for n in &names {
+        *count.entry(n.clone()).or_default() += 1;
+    }
+    for (n, i) in names.iter_mut().zip(inputs) {
+        if count[n.as_str()] > 1 {
+            *n = format!("{n} ({})", file_name(&i.file));
+        }
+    }
+    inputs
+        .iter()
+        .zip(names)
+        .map(|(i, name)| ReportInfo {
+            name,
+            file: i.file.clone(),
+            hostname: Some(i.report.hostname.clone()).filter(|h| !h.is_empty()),
+            origin: if i.report.original.is_some() {
+                "bash original"
+            } else {
+                "quickbench"
+            },
+            loop_delay_s: i.report.loop_delay_s,
+            timestamp_utc: i.report.timestamp_utc.clone(),
+        })
+        .collect()
+}
+
+fn file_name(file: &str) -> String {
+    if file == "-" {
+        return "stdin".into();
+    }
+    std::path::Path::new(file)
+        .file_name()
+        .map_or(file.to_string(), |n| n.to_string_lossy().into_owned())
+}
+
 /// The trials of a figure in a side: every trial of it in each of the
 /// side's reports that has the line (one per report, or the trials of
 /// `--repeat`), split into those a verdict reads and the marks of those
@@ -111,10 +175,10 @@ pub fn sides(inputs: &[Input], reports: &[ReportInfo], grouping: Grouping) -> Ve
 /// Which trials are left out depends on what ran beside them, never on
 /// their values, so leaving them out biases no verdict. The one place a
 /// side's trials are gathered.
-pub fn trials_of(facts: &[&Fact]) -> (Vec<Trial>, Vec<MarkKind>) {
+pub fn trials_of(figures: &[&Figure]) -> (Vec<TrialValue>, Vec<MarkKind>) {
     let mut clean = Vec::new();
     let mut left_out = Vec::new();
-    for t in facts.iter().flat_map(|f| &f.trials) {
+    for t in figures.iter().flat_map(|f| &f.trials) {
         match t.distorted {
             Some(k) => left_out.push(k),
             None => clean.push(t.trial.clone()),
@@ -128,44 +192,40 @@ pub fn trials_of(facts: &[&Fact]) -> (Vec<Trial>, Vec<MarkKind>) {
 pub fn side_fact(facts: &[&Fact]) -> Option<SideFact> {
     let first = *facts.first()?;
     let mut marks: Vec<String> = Vec::new();
-    for m in facts.iter().flat_map(|f| &f.marks) {
-        if !marks.contains(m) {
-            marks.push(m.clone());
+    for m in facts.iter().flat_map(|f| f.mark_words()) {
+        if !marks.contains(&m) {
+            marks.push(m);
         }
     }
-    let (value, text) = if facts.len() == 1 {
-        (first.value, first.text.clone())
-    } else if first.figure.is_none() {
-        let text = if facts.iter().all(|f| f.text == first.text) {
-            first.text.clone()
-        } else {
-            "differs within side".to_string()
-        };
-        (None, text)
-    } else {
-        let values: Vec<f64> = facts.iter().filter_map(|f| f.value).collect();
-        let m = median(&values);
-        let unit = first.figure.map(|f| f.1).unwrap_or("");
-        let text = m.map_or("-".into(), |v| {
-            if unit == "B/s" {
-                dd_rate(v.max(0.0) as u64, 1_000_000_000)
+    let figures: Vec<&Figure> = facts.iter().filter_map(|f| f.figure()).collect();
+    let head = first.figure();
+    let (value, text) = match head {
+        _ if facts.len() == 1 => (first.value(), first.text().to_string()),
+        None => {
+            let text = if facts.iter().all(|f| f.text() == first.text()) {
+                first.text().to_string()
             } else {
-                format!("{}", v.max(0.0) as u64)
-            }
-        });
-        (m, text)
+                "differs within side".to_string()
+            };
+            (None, text)
+        }
+        Some(f) => {
+            let values: Vec<f64> = figures.iter().map(|f| f.value).collect();
+            let m = median(&values);
+            (m, m.map_or("-".into(), |v| f.unit.text(v)))
+        }
     };
-    let (trials, left_out) = trials_of(facts);
+    let (trials, left_out) = trials_of(&figures);
     Some(SideFact {
-        figure: first.figure,
-        kind: first.kind,
+        figure: head.map(|f| (f.better, f.unit)),
+        kind: head.map(|f| f.kind),
         value,
         text,
         marks,
-        conflict: first.figure.and_then(|_| conflict(facts)),
-        method: first.method,
+        conflict: head.and_then(|_| conflict(&figures)),
+        method: head.and_then(|f| f.method),
         trials,
         left_out,
-        measure: first.measure.clone(),
+        measure: head.and_then(|f| f.measure.clone()),
     })
 }

@@ -20,11 +20,11 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::facts::{Better, Fact, FigureKind, Method};
+use super::fact::{Better, Figure, FigureKind, Method, Unit};
 use crate::conditions::MarkKind;
 use crate::stats::{
-    judge_all, Family, FigureInput, Judgement, OutOfReach, RatioInterval, RunsNeeded, Spread,
-    Trial, Verdict as Stat,
+    judge_all, Call, Family, FigureInput, Judgement, OutOfReach, RatioInterval, RunsNeeded, Spread,
+    TrialValue,
 };
 
 /// The practical margin: differences within it read as equal.
@@ -180,7 +180,7 @@ pub struct Judged {
 #[derive(Debug, Clone)]
 pub struct SideFact {
     /// The figure's direction and unit, for a figure.
-    pub figure: Option<(Better, &'static str)>,
+    pub figure: Option<(Better, Unit)>,
     /// The figure's kind.
     pub kind: Option<FigureKind>,
     /// The figure: the report's, or the median of the side's reports'.
@@ -195,10 +195,10 @@ pub struct SideFact {
     /// The method all its reports share.
     pub method: Option<Method>,
     /// Every trial of the figure in the side that nothing distorted.
-    pub trials: Vec<Trial>,
+    pub trials: Vec<TrialValue>,
     /// The distorting mark of each trial left out.
     pub left_out: Vec<MarkKind>,
-    /// The measurement the figure is one form of ([`Fact::measure`]).
+    /// The measurement the figure is one form of ([`Figure::measure`]).
     pub measure: Option<String>,
 }
 
@@ -223,11 +223,11 @@ fn comparable(a: &SideFact, b: &SideFact) -> Option<String> {
 /// whole time in one of its reports (load and cache marks are shown
 /// beside the figures; a line cut short or stopped has no figure), or
 /// methods that differ within the side.
-pub fn conflict(facts: &[&Fact]) -> Option<String> {
-    if let Some(how) = facts.iter().find_map(|f| f.end.text()) {
+pub fn conflict(figures: &[&Figure]) -> Option<String> {
+    if let Some(how) = figures.iter().find_map(|f| f.end.text()) {
         return Some(format!("a line {how}"));
     }
-    if facts.iter().any(|f| f.method != facts[0].method) {
+    if figures.iter().any(|f| f.method != figures[0].method) {
         return Some("measured differently within a side".into());
     }
     None
@@ -313,8 +313,9 @@ fn family_of(
             ));
             continue;
         }
-        let positive =
-            |t: &[Trial]| !t.is_empty() && t.iter().all(|t| t.value.is_finite() && t.value > 0.0);
+        let positive = |t: &[TrialValue]| {
+            !t.is_empty() && t.iter().all(|t| t.value.is_finite() && t.value > 0.0)
+        };
         if positive(&a.trials) && positive(&b.trials) {
             let cv = b.kind.or(a.kind).map_or(0.10, assumed_run_cv);
             let mut input = FigureInput::new(better, cv, a.trials.clone(), b.trials.clone());
@@ -411,11 +412,11 @@ fn zero(a: Option<f64>, b: Option<f64>) -> Verdict {
 }
 
 fn verdict_of(j: &Judgement) -> Verdict {
-    match j.verdict {
-        Stat::Better => Verdict::Better,
-        Stat::Worse => Verdict::Worse,
-        Stat::Same => Verdict::Equal,
-        Stat::Inconclusive => Verdict::Inconclusive,
+    match j.call {
+        Call::Better => Verdict::Better,
+        Call::Worse => Verdict::Worse,
+        Call::Same => Verdict::Equal,
+        Call::Inconclusive => Verdict::Inconclusive,
     }
 }
 
@@ -475,18 +476,19 @@ fn words(v: &Verdict, j: &Judgement) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compare::fact::Section;
     use crate::end::End;
 
     fn side(values: &[f64], better: Better, kind: FigureKind) -> SideFact {
         SideFact {
-            figure: Some((better, "u")),
+            figure: Some((better, Unit::IoPerSecond)),
             kind: Some(kind),
             value: values.first().copied(),
             text: format!("{}", values[0]),
             marks: Vec::new(),
             conflict: None,
             method: None,
-            trials: values.iter().map(|&v| Trial::value(v)).collect(),
+            trials: values.iter().map(|&v| TrialValue::value(v)).collect(),
             left_out: Vec::new(),
             measure: None,
         }
@@ -538,7 +540,7 @@ mod tests {
 
     fn sampled(kind: FigureKind, value: f64, samples: &[f64]) -> SideFact {
         let mut s = side(&[value], Better::Higher, kind);
-        s.trials = vec![Trial::with_samples(value, samples)];
+        s.trials = vec![TrialValue::with_samples(value, samples)];
         s
     }
 
@@ -705,18 +707,15 @@ mod tests {
             Verdict::NotComparable { why } => Some(why),
             _ => None,
         };
-        let fact = |end: End| Fact {
-            section: "S".into(),
-            label: "x".into(),
-            figure: Some((Better::Higher, "u")),
-            kind: Some(FigureKind::CpuLoop),
-            trials: vec![super::super::facts::FactTrial::clean(Trial::value(100.0))],
-            value: Some(100.0),
-            text: "100".into(),
-            marks: vec!["interrupted".into()],
+        let fact = |end: End| Figure {
             end,
-            method: None,
-            measure: None,
+            ..Figure::new(
+                Section::CpuLoop,
+                "x",
+                (Better::Higher, Unit::IoPerSecond, FigureKind::CpuLoop),
+                100.0,
+                "100".into(),
+            )
         };
         // A stopped line, whatever its marks say.
         let stopped = fact(End::Stopped {
@@ -733,7 +732,7 @@ mod tests {
             conflict(&[&fact(End::Complete), &cut]).as_deref(),
             Some("a line interrupted")
         );
-        // Words in the marks decide nothing.
+        // A complete line: nothing to say.
         assert_eq!(conflict(&[&fact(End::Complete)]), None);
         let mut s = f(100.0);
         s.conflict = conflict(&[&cut]);

@@ -1,5 +1,5 @@
 //! The marks: what distorted a figure, printed after its line as
-//! `(busy: other processes used 48 % of a CPU)`.
+//! `(busy 48 %: cc1plus, cargo)`.
 //!
 //! What a mark is lives here: the threshold that earns it and why, the
 //! decision, its text, how that text reads back ([`Mark::parse`], for
@@ -286,6 +286,30 @@ impl MarkKind {
             | MarkKind::BelowMaxClock
             | MarkKind::ThermalThrottled
             | MarkKind::Drift => false,
+        }
+    }
+
+    /// What to do about a figure with this mark, one line that stderr
+    /// says the first time the kind appears in a run; `None` when the
+    /// explanation's "stop the other workload and rerun" says enough.
+    /// A busy first run is the common case (right after building, the
+    /// compiler's last jobs), and a newcomer needs the cause and the cure.
+    pub fn advice(self) -> Option<&'static str> {
+        match self {
+            MarkKind::Busy => Some(
+                "busy: other work used the CPUs during a step (a build, a backup, another \
+                 benchmark): wait for it to finish, then rerun; compare leaves busy figures \
+                 out of its verdicts",
+            ),
+            MarkKind::Steal
+            | MarkKind::Throttled
+            | MarkKind::OtherIo
+            | MarkKind::Cached
+            | MarkKind::Clock
+            | MarkKind::BelowMaxClock
+            | MarkKind::ThermalThrottled
+            | MarkKind::Swapping
+            | MarkKind::Drift => None,
         }
     }
 
@@ -678,6 +702,131 @@ pub fn marks(step: Step, load: Option<&StepLoad>, reach: Option<&Reach>) -> Vec<
     v
 }
 
+/// How many of a step's trials earned one of its marks: printed after the
+/// mark's words when only some did, `(busy 48 %: cc1plus, in 2 of 6
+/// trials)`, so that a step whose rate pools all its
+/// trials says how much of it the mark concerns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InTrials {
+    /// Trials that earned the mark.
+    pub trials: u32,
+    /// Trials of the step.
+    pub of: u32,
+}
+
+impl InTrials {
+    /// The words after a mark's own, when only some trials earned it.
+    fn suffix(self) -> Option<String> {
+        (self.trials < self.of).then(|| format!(", in {} of {} trials", self.trials, self.of))
+    }
+
+    /// The count that ends `text`, and the mark's own words before it.
+    fn strip(text: &str) -> Option<(&str, InTrials)> {
+        let (words, tail) = text.rsplit_once(", in ")?;
+        let (n, of) = tail.strip_suffix(" trials")?.split_once(" of ")?;
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        if !digits(n) || !digits(of) {
+            return None;
+        }
+        let share = InTrials {
+            trials: n.parse().ok()?,
+            of: of.parse().ok()?,
+        };
+        (share.trials >= 1 && share.trials < share.of).then_some((words, share))
+    }
+}
+
+/// A step's mark as printed: its words, then in how many of the step's
+/// trials when only some earned it.
+pub fn text_in(mark: &Mark, share: Option<&InTrials>) -> String {
+    let tail = share.and_then(|s| s.suffix()).unwrap_or_default();
+    format!("{}{tail}", mark.text())
+}
+
+/// The mark and its count of trials that [`text_in`] printed as `text`.
+pub fn parse_in(text: &str) -> Option<(Mark, Option<InTrials>)> {
+    match InTrials::strip(text) {
+        Some((words, share)) => Some((Mark::parse(words)?, Some(share))),
+        None => Some((Mark::parse(text)?, None)),
+    }
+}
+
+/// Whether two marks are of the same kind on the same devices (one mark
+/// of a step, however many trials earned it).
+fn same_place(a: &Mark, b: &Mark) -> bool {
+    match (a, b) {
+        (Mark::OtherIo { device: x, .. }, Mark::OtherIo { device: y, .. }) => x == y,
+        (
+            Mark::Cached {
+                devices: x,
+                reads: r,
+                ..
+            },
+            Mark::Cached {
+                devices: y,
+                reads: s,
+                ..
+            },
+        ) => x == y && r == s,
+        _ => a.kind() == b.kind(),
+    }
+}
+
+/// The figure a mark prints.
+fn percent_of(m: &Mark) -> f64 {
+    match m {
+        Mark::Busy {
+            others_cpu_percent, ..
+        } => *others_cpu_percent,
+        Mark::Steal { percent }
+        | Mark::Throttled { percent }
+        | Mark::OtherIo { percent, .. }
+        | Mark::Cached { percent, .. }
+        | Mark::BelowMaxClock { percent } => *percent,
+        // A larger drop, a larger drift: the worse trial.
+        Mark::Clock { percent } => -*percent,
+        Mark::Drift { percent } => percent.abs(),
+        Mark::ThermalThrottled { events } => *events as f64,
+        Mark::Swapping {
+            pages_in,
+            pages_out,
+        } => pages_in.saturating_add(*pages_out) as f64,
+    }
+}
+
+/// The marks of a step from its trials' (each trial's list, in the order
+/// they ran): one mark per kind and device, in the order of
+/// [`MarkKind::ALL`], with the figure of the trial it distorted most
+/// (the lowest share for `cached`, whose figure says how little reached
+/// the device), and in how many trials it was earned.
+pub fn of_trials<'a>(trials: impl Iterator<Item = &'a [Mark]>) -> (Vec<Mark>, Vec<InTrials>) {
+    let mut found: Vec<(Mark, u32)> = Vec::new();
+    let mut of = 0;
+    for marks in trials {
+        of += 1;
+        for m in marks {
+            match found.iter_mut().find(|(f, _)| same_place(f, m)) {
+                Some((f, n)) => {
+                    *n += 1;
+                    let worse = match m.kind() {
+                        MarkKind::Cached => percent_of(m) < percent_of(f),
+                        _ => percent_of(m) > percent_of(f),
+                    };
+                    if worse {
+                        *f = m.clone();
+                    }
+                }
+                None => found.push((m.clone(), 1)),
+            }
+        }
+    }
+    found.sort_by_key(|(m, _)| MarkKind::ALL.iter().position(|k| *k == m.kind()));
+    found
+        .into_iter()
+        .map(|(m, trials)| (m, InTrials { trials, of }))
+        .unzip()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -716,6 +865,20 @@ mod tests {
                 pages_out: 4000,
             },
             MarkKind::Drift => Mark::Drift { percent: -30.0 },
+        }
+    }
+
+    #[test]
+    fn advice_is_one_line_that_says_what_to_do() {
+        assert!(
+            MarkKind::Busy.advice().is_some(),
+            "a busy run says what to do"
+        );
+        for k in MarkKind::ALL {
+            let Some(a) = k.advice() else { continue };
+            assert!(!a.contains('\n') && a.len() < 200, "{k:?}: {a}");
+            assert!(a.starts_with(&format!("{}: ", k.word())), "{k:?}: {a}");
+            assert!(a.contains("rerun"), "{k:?}: {a}");
         }
     }
 
@@ -787,6 +950,61 @@ mod tests {
         };
         assert_eq!(Mark::parse(&odd.text()), Some(odd));
         assert_eq!(m.text(), "other I/O on vda: 31 %");
+    }
+
+    #[test]
+    fn a_steps_marks_count_the_trials_that_earned_them() {
+        let busy = |p: f64| Mark::Busy {
+            others_cpu_percent: p,
+            others_percent_of_needed: 0.0,
+            processes: Vec::new(),
+        };
+        let io = |d: &str, p: f64| Mark::OtherIo {
+            device: d.into(),
+            percent: p,
+        };
+        let trials: Vec<Vec<Mark>> = vec![
+            vec![io("vda", 8.0)],
+            vec![],
+            vec![busy(20.0), io("vdb", 6.0), io("vda", 31.0)],
+            vec![busy(48.0)],
+            vec![],
+            vec![Mark::Throttled { percent: 9.0 }],
+        ];
+        let (marks, shares) = of_trials(trials.iter().map(Vec::as_slice));
+        assert_eq!(
+            marks,
+            vec![
+                busy(48.0),
+                Mark::Throttled { percent: 9.0 },
+                io("vda", 31.0),
+                io("vdb", 6.0)
+            ]
+        );
+        let counts: Vec<(u32, u32)> = shares.iter().map(|s| (s.trials, s.of)).collect();
+        assert_eq!(counts, [(2, 6), (1, 6), (2, 6), (1, 6)]);
+        let t = text_in(&marks[0], Some(&shares[0]));
+        assert_eq!(t, "busy 48 %, in 2 of 6 trials");
+        assert_eq!(parse_in(&t), Some((marks[0].clone(), Some(shares[0]))));
+        // Earned by every trial, or a step of one run: the words alone.
+        let all = InTrials { trials: 6, of: 6 };
+        assert_eq!(text_in(&marks[1], Some(&all)), marks[1].text());
+        assert_eq!(text_in(&marks[1], None), marks[1].text());
+        assert_eq!(parse_in(&marks[1].text()), Some((marks[1].clone(), None)));
+        let t = text_in(&marks[2], Some(&shares[2]));
+        assert_eq!(t, "other I/O on vda: 31 %, in 2 of 6 trials");
+        assert_eq!(parse_in(&t).unwrap().1, Some(shares[2]));
+        for bad in [
+            "steal 3 %, in 6 of 6 trials",
+            "steal 3 %, in 0 of 6 trials",
+            "steal 3 %, in x of 6 trials",
+            "steal 3 %, in 2 of 6",
+        ] {
+            assert_eq!(parse_in(bad), None, "{bad}");
+        }
+        // No trial marked: no mark.
+        let (m, s) = of_trials([[].as_slice(), [].as_slice()].into_iter());
+        assert!(m.is_empty() && s.is_empty());
     }
 
     #[test]

@@ -54,6 +54,10 @@ pub struct Measured<F, C> {
     /// What distorted the figure, when something did: printed after it.
     #[serde(default)]
     pub marks: Vec<Mark>,
+    /// For a step of several trials, in how many of them each of `marks`
+    /// was earned (same order); empty for one run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub marks_in_trials: Vec<mark::InTrials>,
 }
 
 impl<F, C: Default> Measured<F, C> {
@@ -64,6 +68,7 @@ impl<F, C: Default> Measured<F, C> {
             figure,
             conditions: C::default(),
             marks: Vec::new(),
+            marks_in_trials: Vec::new(),
         }
     }
 }
@@ -171,6 +176,7 @@ mod tests {
                 probe: None,
             },
             marks: vec![Mark::Steal { percent: 3.0 }],
+            marks_in_trials: Vec::new(),
         };
         let text = serde_json::to_string(&step).unwrap();
         let all = [

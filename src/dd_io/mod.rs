@@ -28,7 +28,7 @@ use std::path::PathBuf;
 pub use blockstat::DeviceDelta;
 pub use engine::SETTLE;
 pub use line::{Direction, LineResult};
-pub use workspace::{prepare, Workspace};
+pub use workspace::{preflight, prepare, Preflight, Workspace};
 
 use crate::sysroot::Sysroot;
 

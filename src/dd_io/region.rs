@@ -126,6 +126,7 @@ impl ExtentSet {
     }
 
     /// Total bytes in the set.
+    #[cfg(test)]
     pub fn total_bytes(&self) -> u64 {
         self.spans.iter().map(Span::len_bytes).sum()
     }

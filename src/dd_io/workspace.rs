@@ -18,6 +18,7 @@ use super::region::{
 use super::tempfile::{self, TempFile};
 use super::{
     check_target, small_region, Advisory, Direction, IoConfig, IoSkip, LineResult, SettleOnDrop,
+    TargetPolicy,
 };
 use crate::blockdev::{self, BlockStat};
 use crate::stats::rng::SplitMix64;
@@ -104,13 +105,25 @@ fn probe(fd: i32, align_bytes: u64, len_bytes: u64) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Opens the workspace in `cfg.dir`, or says why the sections are skipped.
-pub fn prepare(cfg: &IoConfig) -> Result<Workspace, IoSkip> {
+/// What the storage sections can know before the temporary file exists.
+#[derive(Debug, Clone)]
+pub struct Preflight {
+    /// What the target decides (ext4 `data=journal`).
+    pub policy: TargetPolicy,
+    /// The filesystem of the directory.
+    pub fs: tempfile::FsInfo,
+    /// The size the file will have, bytes.
+    pub file_size_bytes: u64,
+}
+
+/// Every reason to skip the storage sections that needs no file: a
+/// pseudo-filesystem, a read-only mount, too little space. [`prepare`]
+/// starts with it, and the command line runs it before anything is
+/// measured, so that such a directory is refused at once.
+pub fn preflight(cfg: &IoConfig) -> Result<Preflight, IoSkip> {
     let policy = check_target(cfg)?;
     let dir = &cfg.dir;
     let d = dir.display();
-    // Before the file exists: the free space to come back to.
-    let settle = SettleOnDrop::new(dir);
     let fs =
         tempfile::fs_info(dir).map_err(|e| os_reason(dir, "cannot query the filesystem", &e))?;
     if fs.read_only {
@@ -133,6 +146,24 @@ pub fn prepare(cfg: &IoConfig) -> Result<Workspace, IoSkip> {
                 "--max-size {max_size_bytes} bytes is below the 16 MiB minimum (16 regions of 1 MiB)"
             )),
         })?;
+    Ok(Preflight {
+        policy,
+        fs,
+        file_size_bytes,
+    })
+}
+
+/// Opens the workspace in `cfg.dir`, or says why the sections are skipped.
+pub fn prepare(cfg: &IoConfig) -> Result<Workspace, IoSkip> {
+    let dir = &cfg.dir;
+    // Before the file exists: the free space to come back to.
+    let settle = SettleOnDrop::new(dir);
+    let Preflight {
+        policy,
+        fs,
+        file_size_bytes,
+    } = preflight(cfg)?;
+    let memory_fs = tempfile::memory_fs_name(fs.fs_magic);
     let nonce = make_nonce();
     let file = tempfile::create(dir, nonce)
         .map_err(|e| os_reason(dir, "cannot create the temporary file", &e))?;
@@ -219,11 +250,6 @@ impl Workspace {
     /// The memory-backed filesystem's name (tmpfs, ramfs), if it is one.
     pub fn memory_fs(&self) -> Option<&'static str> {
         self.memory_fs
-    }
-
-    /// Bytes of the file this run has written so far.
-    pub fn written_bytes(&self) -> u64 {
-        self.written.total_bytes()
     }
 
     /// What stderr should say before the lines run.

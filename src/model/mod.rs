@@ -37,7 +37,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 /// The version of the bash original whose report this port reproduces.
 pub const ORIGINAL_VERSION: &str = "1.0";
 
-pub use trials::{Repeated, Trial, TrialOrder};
+pub use trials::{Repeated, RoundTrial, TrialOrder};
 
 /// One run of a `[ CPU loop ]` step with its conditions (load, clock) and
 /// marks.

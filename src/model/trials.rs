@@ -4,20 +4,25 @@
 //!
 //! A step keeps all its trials, in the order they ran, each the full
 //! figure of that run (value, load, marks, end state) with its round. The
-//! step's own fields, which the text report prints, are those of its
-//! median trial by its main figure: one real measurement, whose latency
-//! and marks belong to it, not an average of several. With N = 1 there
-//! are no trials and the JSON is what it always was.
+//! step's rate, which the text report prints, is the original's: all its
+//! trials' work over all their time (loops, bytes or I/Os summed over
+//! the summed elapsed time), so that K trials within a loop delay print
+//! what one block of that delay printed. What cannot be pooled (latency
+//! percentiles, the sampled conditions) is the median trial's, and its
+//! marks are every trial's, each with how many trials earned it. With
+//! N = 1 there are no trials and the JSON is what it always was.
 
 use std::ops::{Deref, DerefMut};
 
 use serde::{Deserialize, Serialize};
 
-use crate::conditions::{CpuConditions, LineConditions, Measured, MemoryConditions};
+use crate::conditions::mark::{self, InTrials};
+use crate::conditions::{CpuConditions, LineConditions, Mark, Measured, MemoryConditions};
 use crate::cpu_loop::LoopStep;
 use crate::dd_io::{Direction, LineResult};
 use crate::end::End;
 use crate::membw::DdBandwidth;
+use crate::samples::Samples;
 
 /// Most trials `--repeat` allows: 20 rounds of a 30 s report already take
 /// hours, and 20 trials a side give a rank test all the power it needs.
@@ -27,7 +32,7 @@ pub const MAX_REPEAT: u32 = 20;
 /// and the round it ran in (1 to N). In the JSON, the step's keys and
 /// `round`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Trial<M> {
+pub struct RoundTrial<M> {
     /// The round it ran in, from 1.
     pub round: u32,
     /// What that run measured.
@@ -40,15 +45,18 @@ pub struct Trial<M> {
 /// then `median_trial` and `trials` when there were several trials.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Repeated<M> {
-    /// The median trial's figure (what the text prints), or the only run.
+    /// The pooled figure of all trials (what the text prints) over the
+    /// median trial's other fields, or the only run.
     #[serde(flatten)]
     pub step: M,
-    /// Which of `trials` the step is (its index), when there are trials.
+    /// Which of `trials` is the median by the main figure (its index), when
+    /// there are trials: the trial whose latency percentiles and
+    /// conditions the step keeps.
     #[serde(default = "Option::default", skip_serializing_if = "Option::is_none")]
     pub median_trial: Option<usize>,
     /// Every trial, in the order they ran; empty without `--repeat`.
     #[serde(default = "Vec::new", skip_serializing_if = "Vec::is_empty")]
-    pub trials: Vec<Trial<M>>,
+    pub trials: Vec<RoundTrial<M>>,
 }
 
 impl<M> Deref for Repeated<M> {
@@ -80,8 +88,40 @@ pub trait TrialFigure {
     fn end(&self) -> &End;
     /// How the trial ended, to say that the step was cut.
     fn end_mut(&mut self) -> &mut End;
-    /// Its marks, to add those of the step's trials together (drift).
-    fn marks_mut(&mut self) -> &mut Vec<crate::conditions::Mark>;
+    /// Sets the step's rates to the pooled rate of `trials`: their summed
+    /// work over their summed time (the original's figure of one block).
+    fn pool(&mut self, trials: &[&Self]);
+    /// The marks of this trial (for the step's marks in N of K trials).
+    fn marks(&self) -> &[Mark];
+    /// The step's marks, set from its trials'.
+    fn set_marks(&mut self, marks: Vec<Mark>, in_trials: Vec<InTrials>);
+    /// The step's marks, to add one of its trials together (drift).
+    fn marks_mut(&mut self) -> &mut Vec<Mark>;
+}
+
+/// Σ wᵢ·xᵢ / Σ wᵢ, or the plain mean when no weight is positive.
+fn weighted(pairs: impl Iterator<Item = (f64, f64)> + Clone) -> f64 {
+    let w: f64 = pairs.clone().map(|(_, w)| w).sum();
+    if w > 0.0 {
+        pairs.map(|(x, w)| x * w).sum::<f64>() / w
+    } else {
+        let n = pairs.clone().count().max(1) as f64;
+        pairs.map(|(x, _)| x).sum::<f64>() / n
+    }
+}
+
+/// The samples of all trials one after the other, when they share one
+/// sub-interval (else `None`: the median trial's stay).
+fn joined(all: &[&Samples]) -> Option<Samples> {
+    let interval = all.first()?.sample_interval_ns;
+    if interval.is_none() || all.iter().any(|s| s.sample_interval_ns != interval) {
+        return None;
+    }
+    let rates = all.iter().flat_map(|s| s.samples.iter().copied()).collect();
+    Some(Samples::new(
+        rates,
+        interval.map(std::time::Duration::from_nanos),
+    ))
 }
 
 impl TrialFigure for Measured<LoopStep, CpuConditions> {
@@ -94,7 +134,33 @@ impl TrialFigure for Measured<LoopStep, CpuConditions> {
     fn end_mut(&mut self) -> &mut End {
         &mut self.figure.end
     }
-    fn marks_mut(&mut self) -> &mut Vec<crate::conditions::Mark> {
+    /// Each job's loops over the trials' time; the mean of the jobs.
+    fn pool(&mut self, trials: &[&Self]) {
+        let f = &mut self.figure;
+        for (j, each) in f.loops_per_s_each.iter_mut().enumerate() {
+            *each = weighted(trials.iter().map(|t| {
+                let x = t.loops_per_s_each.get(j).copied();
+                (x.unwrap_or(t.loops_per_s_mean), t.elapsed_ns as f64)
+            }));
+        }
+        f.loops_per_s_mean = weighted(
+            trials
+                .iter()
+                .map(|t| (t.loops_per_s_mean, t.elapsed_ns as f64)),
+        );
+        f.elapsed_ns = trials.iter().map(|t| t.elapsed_ns).sum();
+        let samples: Vec<&Samples> = trials.iter().map(|t| &t.samples).collect();
+        if let Some(s) = joined(&samples) {
+            f.samples = s;
+        }
+    }
+    fn marks(&self) -> &[Mark] {
+        &self.marks
+    }
+    fn set_marks(&mut self, marks: Vec<Mark>, in_trials: Vec<InTrials>) {
+        (self.marks, self.marks_in_trials) = (marks, in_trials);
+    }
+    fn marks_mut(&mut self) -> &mut Vec<Mark> {
         &mut self.marks
     }
 }
@@ -109,7 +175,23 @@ impl TrialFigure for Measured<DdBandwidth, MemoryConditions> {
     fn end_mut(&mut self) -> &mut End {
         &mut self.figure.end
     }
-    fn marks_mut(&mut self) -> &mut Vec<crate::conditions::Mark> {
+    /// The bytes copied over the trials' time.
+    fn pool(&mut self, trials: &[&Self]) {
+        let f = &mut self.figure;
+        f.bytes = trials.iter().map(|t| t.bytes).sum();
+        f.elapsed_ns = trials.iter().map(|t| t.elapsed_ns).sum();
+        let samples: Vec<&Samples> = trials.iter().map(|t| &t.samples).collect();
+        if let Some(s) = joined(&samples) {
+            f.samples = s;
+        }
+    }
+    fn marks(&self) -> &[Mark] {
+        &self.marks
+    }
+    fn set_marks(&mut self, marks: Vec<Mark>, in_trials: Vec<InTrials>) {
+        (self.marks, self.marks_in_trials) = (marks, in_trials);
+    }
+    fn marks_mut(&mut self) -> &mut Vec<Mark> {
         &mut self.marks
     }
 }
@@ -124,7 +206,36 @@ impl TrialFigure for Measured<LineResult, LineConditions> {
     fn end_mut(&mut self) -> &mut End {
         &mut self.figure.end
     }
-    fn marks_mut(&mut self) -> &mut Vec<crate::conditions::Mark> {
+    /// Bytes and I/Os over the trials' time; the mean latency weighted by
+    /// I/Os and the largest of the trials' maxima (the percentiles, which
+    /// do not add up, stay the median trial's).
+    fn pool(&mut self, trials: &[&Self]) {
+        let f = &mut self.figure;
+        f.bytes = trials.iter().map(|t| t.bytes).sum();
+        f.ios = trials.iter().map(|t| t.ios).sum();
+        f.elapsed_ns = trials.iter().map(|t| t.elapsed_ns).sum();
+        if trials.iter().all(|t| t.fdatasync_ns.is_some()) {
+            f.fdatasync_ns = Some(trials.iter().filter_map(|t| t.fdatasync_ns).sum());
+        }
+        if f.elapsed_ns > 0 {
+            let secs = f.elapsed_ns as f64 / 1e9;
+            f.mb_per_s = f.bytes as f64 / 1e6 / secs;
+            f.iops = f.ios as f64 / secs;
+        }
+        f.lat_mean_us = weighted(trials.iter().map(|t| (t.lat_mean_us, t.ios as f64)));
+        f.lat_max_us = trials.iter().map(|t| t.lat_max_us).fold(0.0, f64::max);
+        let samples: Vec<&Samples> = trials.iter().map(|t| &t.samples).collect();
+        if let Some(s) = joined(&samples) {
+            f.samples = s;
+        }
+    }
+    fn marks(&self) -> &[Mark] {
+        &self.marks
+    }
+    fn set_marks(&mut self, marks: Vec<Mark>, in_trials: Vec<InTrials>) {
+        (self.marks, self.marks_in_trials) = (marks, in_trials);
+    }
+    fn marks_mut(&mut self) -> &mut Vec<Mark> {
         &mut self.marks
     }
 }
@@ -142,11 +253,14 @@ impl<M> Repeated<M> {
 
 impl<M: TrialFigure + Clone> Repeated<M> {
     /// The step of `trials` (at least one, in the order they ran): the
-    /// lower median trial by the main figure among those that ran their
-    /// whole time (among all when none did). A Ctrl-C that cut one of the
+    /// pooled rate of all of them (their work over their time, as one
+    /// block of the same time measures), over the fields of the lower
+    /// median trial by the main figure among those that ran their whole
+    /// time (among all when none did); the marks of every trial, each
+    /// with how many trials earned it. A Ctrl-C that cut one of the
     /// trials, or an error that stopped one, is said on the step too, so
     /// that the text shows that the step did not run as asked.
-    pub fn of_trials(trials: Vec<Trial<M>>) -> Self {
+    pub fn of_trials(trials: Vec<RoundTrial<M>>) -> Self {
         assert!(!trials.is_empty(), "a step of no trials");
         let complete: Vec<usize> = (0..trials.len())
             .filter(|&i| trials[i].step.end().is_complete())
@@ -162,6 +276,10 @@ impl<M: TrialFigure + Clone> Repeated<M> {
             .collect();
         let at = candidates[lower_median_index(&figures).expect("candidates")];
         let mut step = trials[at].step.clone();
+        let all: Vec<&M> = trials.iter().map(|t| &t.step).collect();
+        step.pool(&all);
+        let (marks, in_trials) = mark::of_trials(all.iter().map(|t| t.marks()));
+        step.set_marks(marks, in_trials);
         if trials.iter().any(|t| t.step.end().interrupted()) {
             step.end_mut().interrupt();
         }
@@ -262,11 +380,112 @@ mod tests {
 
     fn trials(
         steps: Vec<Measured<LoopStep, CpuConditions>>,
-    ) -> Vec<Trial<Measured<LoopStep, CpuConditions>>> {
+    ) -> Vec<RoundTrial<Measured<LoopStep, CpuConditions>>> {
         steps
             .into_iter()
             .enumerate()
-            .map(|(i, step)| Trial {
+            .map(|(i, step)| RoundTrial {
+                round: i as u32 + 1,
+                step,
+            })
+            .collect()
+    }
+
+    fn timed(rate: f64, elapsed_ns: u64, end: End) -> Measured<LoopStep, CpuConditions> {
+        let mut m = cpu(rate, end);
+        m.figure.elapsed_ns = elapsed_ns;
+        m.figure.loops_per_s_each = vec![rate, rate * 3.0];
+        m
+    }
+
+    #[test]
+    fn the_steps_rate_is_all_trials_work_over_their_time_and_says_a_cut() {
+        // 3 loops/s for 1 s, 1 for 2 s, 2 for 1 s: 3 + 2 + 2 = 7 loops
+        // in 4 s, 1.75 loops/s (the median trial would say 2).
+        let r = Repeated::of_trials(trials(vec![
+            timed(3.0, 1_000_000_000, End::Complete),
+            timed(1.0, 2_000_000_000, End::Complete),
+            timed(2.0, 1_000_000_000, End::Complete),
+        ]));
+        assert_eq!(r.loops_per_s_mean, 1.75);
+        assert_eq!(r.loops_per_s_each, [1.75, 5.25], "each job pooled alike");
+        assert_eq!(r.elapsed_ns, 4_000_000_000);
+        assert_eq!(r.median_trial, Some(2), "the median trial, by rate");
+        assert!(r.end.is_complete());
+        // A cut trial's work and time count too (the original's figure of
+        // a cut step covers the time it ran); it is not the median while
+        // complete ones exist, and the step says that it was cut.
+        let r = Repeated::of_trials(trials(vec![
+            timed(3.0, 1_000_000_000, End::Complete),
+            timed(0.5, 2_000_000_000, End::Interrupted),
+            timed(2.0, 1_000_000_000, End::Complete),
+        ]));
+        assert_eq!((r.loops_per_s_mean, r.median_trial), (1.5, Some(2)));
+        assert_eq!(r.end, End::Interrupted);
+        assert_eq!(
+            r.trials[2].step.end,
+            End::Complete,
+            "the trial stays as it ran"
+        );
+        // One trial: itself.
+        let r = Repeated::of_trials(trials(vec![cpu(0.5, End::Interrupted)]));
+        assert_eq!((r.loops_per_s_mean, r.median_trial), (0.5, Some(0)));
+    }
+
+    #[test]
+    fn pooled_memory_and_storage_figures() {
+        let bw = |bytes: u64, ns: u64| {
+            Measured::<DdBandwidth, MemoryConditions>::plain(DdBandwidth {
+                bytes,
+                elapsed_ns: ns,
+                samples: Samples::new(
+                    vec![bytes as f64],
+                    Some(std::time::Duration::from_millis(50)),
+                ),
+                end: End::Complete,
+            })
+        };
+        let r = Repeated::of_trials(trials_of(vec![
+            bw(300, 1_000),
+            bw(100, 1_000),
+            bw(200, 2_000),
+        ]));
+        assert_eq!((r.bytes, r.elapsed_ns), (600, 4_000));
+        assert_eq!(r.bytes_per_s(), 1.5e8);
+        assert_eq!(
+            r.samples.samples,
+            [300.0, 100.0, 200.0],
+            "every trial's samples"
+        );
+        let line = |ios: u64, ns: u64, lat: f64| {
+            let mut l = LineResult::empty(4096, Direction::Write, 1);
+            (l.ios, l.bytes, l.elapsed_ns) = (ios, ios * 4096, ns);
+            l.iops = ios as f64 * 1e9 / ns as f64;
+            (l.lat_mean_us, l.lat_p99_us, l.lat_max_us) = (lat, lat * 2.0, lat * 3.0);
+            Measured::<LineResult, LineConditions>::plain(l)
+        };
+        let r = Repeated::of_trials(trials_of(vec![
+            line(1000, 1_000_000_000, 10.0),
+            line(3000, 1_000_000_000, 30.0),
+            line(2000, 2_000_000_000, 40.0),
+        ]));
+        assert_eq!((r.ios, r.elapsed_ns), (6000, 4_000_000_000));
+        assert_eq!(r.iops, 1500.0);
+        assert_eq!(r.mb_per_s, 6000.0 * 4096.0 / 1e6 / 4.0);
+        // Mean latency weighted by I/Os: (10 + 90 + 80) x 1000 / 6000.
+        assert_eq!(r.lat_mean_us, 30.0);
+        assert_eq!(r.lat_max_us, 120.0, "the largest maximum");
+        // The lower median trial by IO/s (1000, 3000, 1000) is the third
+        // (ties keep their order, and rank 2 of 3 is the later 1000): its
+        // percentile stays.
+        assert_eq!((r.median_trial, r.lat_p99_us), (Some(2), 80.0));
+    }
+
+    fn trials_of<M>(steps: Vec<M>) -> Vec<RoundTrial<M>> {
+        steps
+            .into_iter()
+            .enumerate()
+            .map(|(i, step)| RoundTrial {
                 round: i as u32 + 1,
                 step,
             })
@@ -274,31 +493,24 @@ mod tests {
     }
 
     #[test]
-    fn the_step_is_its_median_trial_and_says_a_cut() {
+    fn the_steps_marks_are_its_trials_with_their_count() {
+        let mut busy = timed(1.0, 1, End::Complete);
+        busy.marks = vec![Mark::Busy {
+            others_cpu_percent: 30.0,
+            others_percent_of_needed: 15.0,
+            processes: Vec::new(),
+        }];
         let r = Repeated::of_trials(trials(vec![
-            cpu(3.0, End::Complete),
-            cpu(1.0, End::Complete),
-            cpu(2.0, End::Complete),
+            timed(1.0, 1, End::Complete),
+            busy,
+            timed(1.0, 1, End::Complete),
         ]));
-        assert_eq!((r.loops_per_s_mean, r.median_trial), (2.0, Some(2)));
-        assert!(r.end.is_complete());
-        // A cut trial is not a candidate while complete ones exist, and
-        // the step says that it was cut.
-        let r = Repeated::of_trials(trials(vec![
-            cpu(3.0, End::Complete),
-            cpu(0.5, End::Interrupted),
-            cpu(2.0, End::Complete),
-        ]));
-        assert_eq!((r.loops_per_s_mean, r.median_trial), (2.0, Some(2)));
-        assert_eq!(r.end, End::Interrupted);
-        assert_eq!(
-            r.trials[2].step.end,
-            End::Complete,
-            "the trial stays as it ran"
+        assert_eq!(r.marks.len(), 1);
+        assert_eq!(r.marks_in_trials, [InTrials { trials: 1, of: 3 }]);
+        assert!(
+            r.trials[0].step.marks.is_empty(),
+            "each trial keeps its own"
         );
-        // All cut: the median of them.
-        let r = Repeated::of_trials(trials(vec![cpu(0.5, End::Interrupted)]));
-        assert_eq!((r.loops_per_s_mean, r.median_trial), (0.5, Some(0)));
     }
 
     #[test]
@@ -315,11 +527,11 @@ mod tests {
             interrupted: false,
         };
         let r = Repeated::of_trials(vec![
-            Trial {
+            RoundTrial {
                 round: 1,
                 step: l(10.0, End::Complete),
             },
-            Trial {
+            RoundTrial {
                 round: 2,
                 step: l(1.0, stopped.clone()),
             },
@@ -338,7 +550,7 @@ mod tests {
             cpu(1.0, End::Complete),
         ]));
         let v = serde_json::to_value(&r).unwrap();
-        assert_eq!(v["loops_per_s_mean"], 1.0);
+        assert_eq!(v["loops_per_s_mean"], 2.0);
         assert_eq!(v["median_trial"], 1);
         assert_eq!(v["trials"][0]["round"], 1);
         assert_eq!(v["trials"][0]["loops_per_s_mean"], 3.0);

@@ -6,7 +6,7 @@
 //! Each CPU loop step, the memory bandwidth and each storage line say how
 //! steady their rate was: `rate ± 1.2 % (60 x 500 ms)` is the half-width
 //! of the 95 % interval of the step's mean rate (batch means over its
-//! sub-interval samples, [`crate::samples::summary`]) relative to the
+//! sub-interval samples, [`crate::stats::Summary`]) relative to the
 //! printed figure, and the samples behind it.
 
 use crate::blockdev::details::DeviceDetails;
@@ -323,6 +323,7 @@ mod tests {
                 probe: None,
             },
             marks: Vec::new(),
+            marks_in_trials: Vec::new(),
         };
         assert_eq!(
             cpu_lines(&[step.clone().into()], None),

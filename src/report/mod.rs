@@ -55,9 +55,10 @@ pub struct FileOut {
 }
 
 impl FileOut {
-    /// Creates (or truncates) `path`.
+    /// Creates (or truncates) `path`; the error is the system's, for the
+    /// caller to name the option and the path.
     pub fn create(path: &std::path::Path) -> io::Result<FileOut> {
-        let file = std::fs::File::create(path).map_err(|e| named(path, e))?;
+        let file = std::fs::File::create(path)?;
         Ok(FileOut {
             path: path.to_path_buf(),
             file,

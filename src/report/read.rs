@@ -18,6 +18,7 @@ mod check;
 mod extended;
 
 use crate::blockdev::DiskRow;
+use crate::conditions::mark::{self, InTrials};
 use crate::conditions::{Mark, Measured};
 use crate::cpu_loop::LoopStep;
 use crate::dd_io::{Direction, LineResult};
@@ -449,13 +450,7 @@ impl TextReader<'_> {
             samples: Default::default(),
             end,
         };
-        self.report.cpu_loop.push(
-            Measured {
-                marks,
-                ..Measured::plain(step)
-            }
-            .into(),
-        );
+        self.report.cpu_loop.push(marks.on(step).into());
         Ok(())
     }
 
@@ -532,13 +527,7 @@ impl TextReader<'_> {
                         end,
                     },
                 };
-                memory.dd_bandwidth = Some(
-                    Measured {
-                        marks,
-                        ..Measured::plain(bw)
-                    }
-                    .into(),
-                );
+                memory.dd_bandwidth = Some(marks.on(bw).into());
             }
             _ => return Err(expected()),
         }
@@ -640,13 +629,7 @@ impl TextReader<'_> {
                 .failed_sections
                 .add(Section::Io, "line(s) stopped early");
         }
-        self.report.storage_bandwidth.push(
-            Measured {
-                marks,
-                ..Measured::plain(line)
-            }
-            .into(),
-        );
+        self.report.storage_bandwidth.push(marks.on(line).into());
         Ok(())
     }
 }
@@ -886,7 +869,7 @@ fn parse_bandwidth_title(title: &str) -> Option<(BlockSize, IoSetup)> {
 
 /// One storage line: `Writes ( 1 thread[s]):     66 MB/s   16256 IO/s       0 µs avg. lat.`
 /// and its marks.
-fn parse_io_line(text: &str, bs: BlockSize) -> Option<(LineResult, Vec<Mark>)> {
+fn parse_io_line(text: &str, bs: BlockSize) -> Option<(LineResult, StepMarks)> {
     let t = text.trim();
     let direction = if t.starts_with("Writes") {
         Direction::Write
@@ -923,9 +906,10 @@ fn parse_io_line(text: &str, bs: BlockSize) -> Option<(LineResult, Vec<Mark>)> {
 /// How a line ended and its marks, from what follows it: `(interrupted)
 /// (busy: other processes used 48 % of a CPU) (steal 12 %)`; the end
 /// comes first. `None` when a part is neither.
-fn parse_marks(text: &str) -> Option<(End, Vec<Mark>)> {
+fn parse_marks(text: &str) -> Option<(End, StepMarks)> {
     let mut end = End::Complete;
     let mut marks = Vec::new();
+    let mut shares = Vec::new();
     let mut rest = text.trim();
     while !rest.is_empty() {
         let inner_end = rest.find(')')?;
@@ -934,10 +918,42 @@ fn parse_marks(text: &str) -> Option<(End, Vec<Mark>)> {
         let first = end.is_complete() && marks.is_empty();
         match End::parse(inner).filter(|_| first) {
             Some(e) => end = e,
-            None => marks.push(Mark::parse(inner)?),
+            None => {
+                let (m, share) = mark::parse_in(inner)?;
+                marks.push(m);
+                shares.push(share);
+            }
         }
     }
-    Some((end, marks))
+    // A mark printed without its count, beside one with it, was earned
+    // by every trial.
+    let of = shares.iter().flatten().map(|s| s.of).next();
+    let in_trials = match of {
+        Some(of) => shares
+            .iter()
+            .map(|s| s.unwrap_or(InTrials { trials: of, of }))
+            .collect(),
+        None => Vec::new(),
+    };
+    Some((end, StepMarks { marks, in_trials }))
+}
+
+/// A step's marks as its line prints them.
+#[derive(Debug, Default, PartialEq)]
+struct StepMarks {
+    marks: Vec<Mark>,
+    in_trials: Vec<InTrials>,
+}
+
+impl StepMarks {
+    /// `figure` with these marks.
+    fn on<F, C: Default>(self, figure: F) -> Measured<F, C> {
+        Measured {
+            marks: self.marks,
+            marks_in_trials: self.in_trials,
+            ..Measured::plain(figure)
+        }
+    }
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@
 use std::io::{self, Write};
 
 use crate::blockdev::DiskRow;
+use crate::conditions::mark::InTrials;
 use crate::conditions::{mark, Mark, StepLoad};
 use crate::cpu_loop::LoopStep;
 use crate::dd_io::LineResult;
@@ -127,7 +128,7 @@ fn body(r: &Report, item: Item) -> Vec<String> {
             .collect(),
         Item::CpuStep(i) => {
             let s = &r.cpu_loop[i];
-            vec![marked(cpu_loop_line(s), &s.marks)]
+            vec![marked_in(cpu_loop_line(s), &s.marks, &s.marks_in_trials)]
         }
         Item::MemoryTotal => {
             let total = r.memory.as_ref().and_then(|m| m.mem_total_kib);
@@ -143,7 +144,10 @@ fn body(r: &Report, item: Item) -> Vec<String> {
         Item::MemoryBandwidth => {
             let bw = r.memory.as_ref().and_then(|m| m.dd_bandwidth.as_ref());
             let line = memory_bandwidth_line(bw.map(|b| &b.figure));
-            vec![marked(line, bw.map_or(&[], |b| &b.marks))]
+            vec![match bw {
+                Some(b) => marked_in(line, &b.marks, &b.marks_in_trials),
+                None => line,
+            }]
         }
         Item::StorageInfo => table_lines(r.storage_info.as_deref().unwrap_or_default()),
         Item::StorageStack => r
@@ -158,7 +162,7 @@ fn body(r: &Report, item: Item) -> Vec<String> {
         Item::BandwidthTitle(_) => Vec::new(),
         Item::BandwidthLine(i) => {
             let l = &r.storage_bandwidth[i];
-            vec![marked(io_line(l), &l.marks)]
+            vec![marked_in(io_line(l), &l.marks, &l.marks_in_trials)]
         }
         Item::ExtendedCpu => {
             let x = r.extended.as_ref();
@@ -393,6 +397,16 @@ fn load_line(what: &str, l: &StepLoad, step: mark::Step) -> Option<String> {
 pub fn marked(mut line: String, marks: &[Mark]) -> String {
     for m in marks {
         line.push_str(&format!(" ({})", m.text()));
+    }
+    line
+}
+
+/// `line`, then each of a step's marks between parentheses, with in how
+/// many of its trials when only some earned it: ` (busy: other processes
+/// used 48 % of a CPU, in 2 of 6 trials)`.
+pub fn marked_in(mut line: String, marks: &[Mark], in_trials: &[InTrials]) -> String {
+    for (i, m) in marks.iter().enumerate() {
+        line.push_str(&format!(" ({})", mark::text_in(m, in_trials.get(i))));
     }
     line
 }

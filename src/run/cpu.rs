@@ -102,6 +102,7 @@ impl<'a> Run<'a> {
         let step = CpuTrial {
             figure,
             marks,
+            marks_in_trials: Vec::new(),
             conditions: CpuConditions {
                 clock: sample.as_ref().and_then(|s| s.clock),
                 load: sample.map(|s| s.load),
@@ -131,5 +132,13 @@ fn hot_clock_on_the_step(step: &mut crate::model::CpuStep) {
         .find(|m| m.kind() == crate::conditions::MarkKind::Clock)
         .cloned();
     step.step.conditions.probe = probe;
-    step.step.marks.extend(clock);
+    // The step's marks gather its trials' (with in how many): the last
+    // trial's clock mark is there already.
+    if !step
+        .marks
+        .iter()
+        .any(|m| m.kind() == crate::conditions::MarkKind::Clock)
+    {
+        step.step.marks.extend(clock);
+    }
 }

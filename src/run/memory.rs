@@ -49,6 +49,7 @@ impl<'a> Run<'a> {
                     let bw = MemoryTrial {
                         figure,
                         marks: mark::marks(Step::Memory, load.as_ref(), None),
+                        marks_in_trials: Vec::new(),
                         conditions: MemoryConditions { load },
                     };
                     self.explain(&bw.marks);

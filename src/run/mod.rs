@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use crate::blockdev::{self, Target};
 use crate::cli::{Config, Section};
-use crate::conditions::{mark, Mark, Sampler};
+use crate::conditions::{mark, Mark, MarkKind, Sampler};
 use crate::cpu_loop;
 use crate::model::{Report, TrialOrder};
 use crate::report::Console;
@@ -90,6 +90,8 @@ pub struct Run<'a> {
     cold_clock: Option<crate::cpu_loop::mhz::ClockProbe>,
     /// The marks have been explained on stderr.
     marks_explained: bool,
+    /// The kinds of mark whose advice stderr has given.
+    advised: Vec<MarkKind>,
     /// What shuffles the rounds of the trials.
     rng: Rng,
     /// Trials within each loop delay (K), one for the whole run.
@@ -183,6 +185,7 @@ impl<'a> Run<'a> {
             cpus,
             cold_clock: None,
             marks_explained: false,
+            advised: Vec::new(),
             rng: Rng::new(seed),
             per_delay,
         };
@@ -312,13 +315,19 @@ impl<'a> Run<'a> {
             .load_sampler(&self.sys, &self.cpus, &self.limits)
     }
 
-    /// Says once on stderr what the marks after a figure mean.
+    /// Says once on stderr what the marks after a figure mean, and once
+    /// per kind what to do about it.
     fn explain(&mut self, marks: &[Mark]) {
-        if marks.is_empty() || self.marks_explained {
-            return;
+        if !marks.is_empty() && !self.marks_explained {
+            self.marks_explained = true;
+            self.console.warn(&mark::explanation());
         }
-        self.marks_explained = true;
-        self.console.warn(&mark::explanation());
+        for kind in marks.iter().map(Mark::kind) {
+            if let Some(advice) = kind.advice().filter(|_| !self.advised.contains(&kind)) {
+                self.advised.push(kind);
+                self.console.warn(advice);
+            }
+        }
     }
 
     /// The header.

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use crate::conditions::Mark;
 use crate::model::trials::TrialFigure;
-use crate::model::{Repeated, Trial};
+use crate::model::{Repeated, RoundTrial};
 use crate::stats::trend::seasonal_kendall;
 
 /// Time left in the run, for the progress display: the timed runs (every
@@ -28,7 +28,7 @@ impl Countdown {
 /// soon as its last trial has run.
 pub(super) struct Rounds<M> {
     /// Trials of each step, in report order.
-    trials: Vec<Vec<Trial<M>>>,
+    trials: Vec<Vec<RoundTrial<M>>>,
     /// The main figure of each step's complete trials, in the order they
     /// ran (kept after a step is handed out: the drift test reads them).
     figures: Vec<Vec<f64>>,
@@ -69,7 +69,7 @@ impl<M: TrialFigure + Clone> Rounds<M> {
         if step.end().is_complete() && step.main_figure().is_finite() {
             self.figures[i].push(step.main_figure());
         }
-        self.trials[i].push(Trial { round, step });
+        self.trials[i].push(RoundTrial { round, step });
     }
 
     /// No round after `round` runs.
@@ -144,7 +144,7 @@ mod tests {
         assert!(r.ready().is_empty());
         r.add(0, 2, cpu(20.0));
         let out: Vec<f64> = r.ready().iter().map(|s| s.loops_per_s_mean).collect();
-        assert_eq!(out, [0.0, 1.0], "the lower medians of steps 0 and 1");
+        assert_eq!(out, [10.0, 5.5], "the pooled rates of steps 0 and 1");
         r.add(2, 2, cpu(30.0));
         let out = r.ready();
         assert_eq!(out.len(), 1);

@@ -187,6 +187,7 @@ impl<'a> Run<'a> {
         let reach = layout.map(|layout| reach::judge_line(&figure, layout));
         let line = IoTrial {
             marks: mark::marks(Step::Storage, Some(&load), reach.as_ref()),
+            marks_in_trials: Vec::new(),
             conditions: LineConditions {
                 load: Some(load),
                 reach,

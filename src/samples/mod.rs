@@ -12,17 +12,15 @@
 //! sub-interval boundary ([`RateSampler`]). No lock, no syscall in a job's
 //! loop. `benches/sampling-overhead.sh` measures what it costs.
 //!
-//! [`summary`] keeps a series' median, min, max, cv and 95 % interval, as
-//! [`crate::stats`] computes them.
+//! Each step keeps its series' median, min, max, cv and 95 % interval as a
+//! [`Summary`], [`crate::stats`]'s one definition.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-pub mod summary;
-
-pub use summary::Summary;
+use crate::stats::Summary;
 
 /// The longest sub-interval: fio's default for its bandwidth log averages.
 pub const MAX_INTERVAL: Duration = Duration::from_millis(500);
@@ -97,7 +95,7 @@ impl Samples {
     /// their summary.
     pub fn new(rates: Vec<f64>, interval: Option<Duration>) -> Samples {
         Samples {
-            sample_summary: summary::summarize(&rates),
+            sample_summary: Summary::of_finite(&rates),
             sample_interval_ns: interval
                 .filter(|_| !rates.is_empty())
                 .map(|d| d.as_nanos() as u64),

@@ -5,9 +5,10 @@
 //! callers drop what they could not measure) and returns `None` when the
 //! statistic is undefined (empty input, too few values, zero mean).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::batch::{batch_means, BatchMeans};
+use super::dist::t_quantile;
 
 /// The consistency constant that makes the MAD estimate the standard
 /// deviation of normal data: 1/Φ⁻¹(3/4) = 1.4826… (Rousseeuw & Croux,
@@ -105,57 +106,42 @@ pub fn mad(values: &[f64]) -> Option<f64> {
 
 /// The MAD scaled by [`MAD_NORMAL`] to estimate a standard deviation, as
 /// R's `mad(x)` (constant 1.4826) computes it.
+#[cfg(test)]
 pub fn mad_scaled(values: &[f64]) -> Option<f64> {
     mad(values).map(|m| MAD_NORMAL * m)
 }
 
-/// How the interval of a [`Summary`] was obtained.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
-pub enum IntervalMethod {
-    /// Non-overlapping batch means (see [`super::batch`]).
-    BatchMeans {
-        /// Mean of the samples the batches kept (the estimate the interval
-        /// is about; the first samples may be dropped).
-        mean: f64,
-        /// Number of batches.
-        batches: usize,
-        /// Samples in each batch.
-        batch_size: usize,
-        /// Standard error of the mean rate.
-        se: f64,
-        /// Degrees of freedom of the t quantile (batches − 1).
-        df: f64,
-    },
-    /// Fewer than [`super::batch::MIN_SAMPLES`] samples: no interval.
-    TooFewSamples,
-}
-
 /// One step's sub-interval samples (e.g. a CPU loop's rate every 500 ms)
 /// summed up: their spread and a 95 % interval of their mean that respects
-/// autocorrelation.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// autocorrelation (non-overlapping batch means, Law & Kelton, *Simulation
+/// Modeling and Analysis*, 3rd ed., § 9.5.3; see [`super::batch`]). The
+/// report's JSON carries it as is (`sample_summary`) and reads it back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     /// Number of samples.
     pub n: usize,
-    /// Mean of the samples.
+    /// Their arithmetic mean.
     pub mean: f64,
-    /// Median of the samples.
+    /// Their median (mean of the two middle ones for an even count).
     pub median: f64,
-    /// Smallest sample.
+    /// The smallest.
     pub min: f64,
-    /// Largest sample.
+    /// The largest.
     pub max: f64,
-    /// Coefficient of variation of the samples (sample sd / mean); `None`
-    /// for one sample or a zero mean.
+    /// Sample standard deviation (n − 1) over the mean; `None` with fewer
+    /// than two samples or a zero mean.
     pub cv: Option<f64>,
-    /// Lower end of the 95 % batch-means interval of the mean.
+    /// Batches of the batch-means interval (`None`: too few samples for
+    /// an interval, fewer than [`super::batch::MIN_SAMPLES`]).
+    pub batches: Option<usize>,
+    /// Lower end of the 95 % batch-means interval of the mean rate.
     pub ci95_lo: Option<f64>,
-    /// Upper end of the 95 % batch-means interval of the mean.
+    /// Upper end of the 95 % batch-means interval of the mean rate.
     pub ci95_hi: Option<f64>,
-    /// How the interval was obtained, or why there is none.
-    pub method: IntervalMethod,
 }
+
+/// The confidence level of [`Summary`]'s interval.
+const LEVEL: f64 = 0.95;
 
 impl Summary {
     /// Summarizes one step's samples; `None` when there are none, or one
@@ -164,7 +150,7 @@ impl Summary {
         if samples.is_empty() || samples.iter().any(|s| !s.is_finite()) {
             return None;
         }
-        let bm: Option<BatchMeans> = batch_means(samples, 0.95);
+        let bm: Option<BatchMeans> = batch_means(samples, LEVEL);
         Some(Summary {
             n: samples.len(),
             mean: mean(samples)?,
@@ -172,29 +158,36 @@ impl Summary {
             min: min(samples)?,
             max: max(samples)?,
             cv: cv(samples),
+            batches: bm.map(|b| b.batches),
             ci95_lo: bm.map(|b| b.lo),
             ci95_hi: bm.map(|b| b.hi),
-            method: bm.map_or(IntervalMethod::TooFewSamples, |b| {
-                IntervalMethod::BatchMeans {
-                    mean: b.mean,
-                    batches: b.batches,
-                    batch_size: b.batch_size,
-                    se: b.se,
-                    df: b.df,
-                }
-            }),
         })
+    }
+
+    /// The summary of the finite ones of `samples` (a rate over a zero
+    /// duration is left out, not propagated); `None` when none is.
+    pub fn of_finite(samples: &[f64]) -> Option<Summary> {
+        let finite: Vec<f64> = samples.iter().copied().filter(|x| x.is_finite()).collect();
+        Summary::of(&finite)
+    }
+
+    /// Half the width of the 95 % interval, when there is one.
+    pub fn ci95_half_width(&self) -> Option<f64> {
+        Some((self.ci95_hi? - self.ci95_lo?) / 2.0)
     }
 
     /// The standard error of the mean relative to the mean, with its
     /// degrees of freedom: what the verdict combines across trials (delta
-    /// method on the log scale). `None` without an interval or at a mean
-    /// that is not positive.
+    /// method on the log scale). Read back from the interval, which is
+    /// the batch means' mean ± t(0.975, k − 1)·se, so that a summary read
+    /// from JSON gives what the measured one gave. `None` without an
+    /// interval or at a mean that is not positive.
     pub fn relative_se(&self) -> Option<(f64, f64)> {
-        match self.method {
-            IntervalMethod::BatchMeans { mean, se, df, .. } if mean > 0.0 => Some((se / mean, df)),
-            _ => None,
-        }
+        let (lo, hi, k) = (self.ci95_lo?, self.ci95_hi?, self.batches?);
+        let df = k.checked_sub(1).filter(|&d| d > 0)? as f64;
+        let centre = (lo + hi) / 2.0;
+        let se = (hi - lo) / 2.0 / t_quantile(0.5 + LEVEL / 2.0, df);
+        (centre > 0.0).then_some((se / centre, df))
     }
 }
 
@@ -253,19 +246,102 @@ mod tests {
         assert_eq!(s.n, 3);
         assert_eq!(s.median, 11.0);
         assert_eq!(s.ci95_lo, None);
-        assert_eq!(s.method, IntervalMethod::TooFewSamples);
+        assert_eq!(s.batches, None);
         assert_eq!(s.relative_se(), None);
         assert!(Summary::of(&[]).is_none());
         assert!(Summary::of(&[1.0, f64::NAN, 2.0, 3.0]).is_none());
         let s = Summary::of(&[10.0, 11.0, 12.0, 13.0, 9.0]).unwrap();
         assert!(s.ci95_lo.unwrap() < s.mean && s.mean < s.ci95_hi.unwrap());
-        assert!(matches!(
-            s.method,
-            IntervalMethod::BatchMeans {
-                batches: 2,
-                batch_size: 2,
-                ..
-            }
-        ));
+        assert_eq!(s.batches, Some(2));
+    }
+
+    #[test]
+    fn relative_se_is_the_batch_means_standard_error() {
+        let x: Vec<f64> = (0..37).map(|i| 100.0 + ((i * 7) % 11) as f64).collect();
+        let b = batch_means(&x, 0.95).unwrap();
+        let (rse, df) = Summary::of(&x).unwrap().relative_se().unwrap();
+        assert_eq!(df, b.df);
+        close(rse, b.se / b.mean, 1e-12);
+        // and a summary read back from JSON gives the same
+        let s = Summary::of(&x).unwrap();
+        let back: Summary = serde_json::from_str(&serde_json::to_string(&s).unwrap()).unwrap();
+        assert_eq!(back, s);
+        assert_eq!(back.relative_se(), s.relative_se());
+    }
+
+    fn near(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-9 * b.abs().max(1.0)
+    }
+
+    #[test]
+    fn a_ten_sample_summary_matches_scipy() {
+        // import numpy as np, scipy.stats as st   (numpy 2, scipy 1.17.1)
+        // x = np.array([100,102,98,101,90,91,99,103,100,97.])
+        // np.median(x), x.min(), x.max(), x.std(ddof=1)/x.mean()
+        //   -> 99.5 90.0 103.0 0.044679389938366273
+        // k = 3 batches of 3, the first sample left out:
+        // b = x[1:].reshape(3, 3).mean(axis=1)
+        // st.t.interval(0.95, 2, loc=b.mean(), scale=st.sem(b))
+        //   -> (88.079660784765, 107.69811699301275)
+        let x = [
+            100.0, 102.0, 98.0, 101.0, 90.0, 91.0, 99.0, 103.0, 100.0, 97.0,
+        ];
+        let s = Summary::of_finite(&x).unwrap();
+        assert_eq!(s.n, 10);
+        assert!(near(s.mean, 98.1), "{s:?}");
+        assert_eq!((s.median, s.min, s.max), (99.5, 90.0, 103.0));
+        assert!(near(s.cv.unwrap(), 0.044679389938366273), "{s:?}");
+        assert_eq!(s.batches, Some(3));
+        assert!(near(s.ci95_lo.unwrap(), 88.079660784765), "{s:?}");
+        assert!(near(s.ci95_hi.unwrap(), 107.69811699301275), "{s:?}");
+        assert!(near(s.ci95_half_width().unwrap(), 9.809228104123875));
+    }
+
+    #[test]
+    fn batch_means_widen_the_interval_of_correlated_samples() {
+        // 16 samples, 4 batches of 4; a slow half then a fast half (strongly
+        // autocorrelated): the batch means see it, the naive interval does not.
+        // x = np.array([10., 11, 10, 11] * 2 + [14., 15, 14, 15] * 2)
+        // b = x.reshape(4, 4).mean(axis=1)
+        // st.t.interval(0.95, 3, loc=b.mean(), scale=st.sem(b))
+        //   -> (8.825227537925842, 16.174772462074156)
+        // st.t.interval(0.95, 15, loc=x.mean(), scale=st.sem(x))
+        //   -> (11.365449341445856, 13.634550658554144)
+        let x: Vec<f64> = [10.0, 11.0, 10.0, 11.0]
+            .repeat(2)
+            .into_iter()
+            .chain([14.0, 15.0, 14.0, 15.0].repeat(2))
+            .collect();
+        let s = Summary::of_finite(&x).unwrap();
+        assert_eq!(s.batches, Some(4));
+        assert!(near(s.ci95_lo.unwrap(), 8.825227537925842), "{s:?}");
+        assert!(near(s.ci95_hi.unwrap(), 16.174772462074156), "{s:?}");
+        assert!(s.ci95_half_width().unwrap() > (13.634550658554144 - 11.365449341445856) / 2.0);
+    }
+
+    #[test]
+    fn small_and_degenerate_series() {
+        assert_eq!(Summary::of_finite(&[]), None);
+        assert_eq!(Summary::of_finite(&[f64::NAN, f64::INFINITY]), None);
+        let one = Summary::of_finite(&[7.0]).unwrap();
+        assert_eq!(
+            (one.n, one.median, one.cv, one.batches),
+            (1, 7.0, None, None)
+        );
+        assert_eq!(one.ci95_half_width(), None);
+        // three samples: a spread, but too few for an interval
+        let three = Summary::of_finite(&[4.0, 6.0, 5.0]).unwrap();
+        assert_eq!(
+            (three.median, three.batches, three.ci95_lo),
+            (5.0, None, None)
+        );
+        let flat = Summary::of_finite(&[3.0; 9]).unwrap();
+        assert_eq!(flat.cv, Some(0.0));
+        assert_eq!((flat.ci95_lo, flat.ci95_hi), (Some(3.0), Some(3.0)));
+        let zero = Summary::of_finite(&[0.0, 0.0]).unwrap();
+        assert_eq!(zero.cv, None);
+        // a non-finite sample is left out, not propagated
+        let s = Summary::of_finite(&[1.0, f64::NAN, 3.0]).unwrap();
+        assert_eq!((s.n, s.mean), (2, 2.0));
     }
 }

@@ -37,11 +37,11 @@ pub mod verdict;
 #[cfg(test)]
 mod properties;
 
-pub use describe::{IntervalMethod, Summary};
+pub use describe::Summary;
 pub use fleet::{fleet_outliers, FleetOutlier};
 pub use verdict::{
-    judge, judge_all, spread_of, Adjustment, Family, FigureInput, Judgement, OutOfReach,
-    RatioInterval, RunsNeeded, Spread, Trial, Unjudgeable, Verdict,
+    judge, judge_all, spread_of, Adjustment, Call, Family, FigureInput, Judgement, OutOfReach,
+    RatioInterval, RunsNeeded, Spread, TrialValue, Unjudgeable,
 };
 
 /// Which way a figure is better.

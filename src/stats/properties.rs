@@ -6,8 +6,8 @@ use super::describe::mean;
 use super::rng::Rng;
 use super::verdict::judge_all;
 use super::{
-    batch::batch_means, dist::t_quantile, Adjustment, Better, Family, FigureInput, Judgement,
-    Spread, Trial, Verdict,
+    batch::batch_means, dist::t_quantile, Adjustment, Better, Call, Family, FigureInput, Judgement,
+    Spread, TrialValue,
 };
 
 /// The defaults without the bootstrap, which never changes a verdict and
@@ -20,19 +20,19 @@ fn fast() -> Family {
 }
 
 /// `n` trials around `center` with a run-to-run spread `cv` (log-normal).
-fn trials(rng: &mut Rng, n: usize, center: f64, cv: f64) -> Vec<Trial> {
+fn trials(rng: &mut Rng, n: usize, center: f64, cv: f64) -> Vec<TrialValue> {
     (0..n)
-        .map(|_| Trial::value(center * (cv * rng.normal()).exp()))
+        .map(|_| TrialValue::value(center * (cv * rng.normal()).exp()))
         .collect()
 }
 
 /// A figure that flips between two levels `gap` apart from run to run
 /// (each run picks one at random), with 1 % noise on top.
-fn bimodal(rng: &mut Rng, n: usize, center: f64, gap: f64) -> Vec<Trial> {
+fn bimodal(rng: &mut Rng, n: usize, center: f64, gap: f64) -> Vec<TrialValue> {
     (0..n)
         .map(|_| {
             let mode = if rng.next_f64() < 0.5 { 1.0 } else { 1.0 + gap };
-            Trial::value(center * mode * (0.01 * rng.normal()).exp())
+            TrialValue::value(center * mode * (0.01 * rng.normal()).exp())
         })
         .collect()
 }
@@ -54,10 +54,10 @@ fn ar1(rng: &mut Rng, n: usize, mean: f64, sd: f64, phi: f64) -> Vec<f64> {
 /// One trial with sub-interval samples: the run's level deviates from
 /// `center` by the run-to-run spread `run_cv`, its samples wander around
 /// that level (AR(1), 2 % sd, φ = 0.6).
-fn sampled_trial(rng: &mut Rng, center: f64, run_cv: f64, samples: usize) -> Trial {
+fn sampled_trial(rng: &mut Rng, center: f64, run_cv: f64, samples: usize) -> TrialValue {
     let level = center * (run_cv * rng.normal()).exp();
     let s = ar1(rng, samples, level, 0.02 * level, 0.6);
-    Trial::with_samples(mean(&s).unwrap(), &s)
+    TrialValue::with_samples(mean(&s).unwrap(), &s)
 }
 
 /// One figure judged on its own, as `judge` does, without the bootstrap.
@@ -68,8 +68,8 @@ fn judge_one(f: &FigureInput) -> Judgement {
         .unwrap()
 }
 
-fn flagged(v: Verdict) -> bool {
-    matches!(v, Verdict::Better | Verdict::Worse)
+fn flagged(v: Call) -> bool {
+    matches!(v, Call::Better | Call::Worse)
 }
 
 #[test]
@@ -78,7 +78,7 @@ fn the_same_data_on_both_sides_is_never_better_or_worse() {
     for seed in 0..400 {
         let n = 1 + (seed % 8);
         let cv = [0.005, 0.02, 0.08, 0.2][seed % 4];
-        let side: Vec<Trial> = if seed % 3 == 0 {
+        let side: Vec<TrialValue> = if seed % 3 == 0 {
             (0..n)
                 .map(|_| sampled_trial(&mut rng, 500.0, cv, 12))
                 .collect()
@@ -89,7 +89,7 @@ fn the_same_data_on_both_sides_is_never_better_or_worse() {
             let f = FigureInput::new(better, cv, side.clone(), side.clone());
             let j = judge_one(&f);
             assert!(
-                matches!(j.verdict, Verdict::Same | Verdict::Inconclusive),
+                matches!(j.call, Call::Same | Call::Inconclusive),
                 "seed {seed}: {j:?}"
             );
         }
@@ -105,14 +105,10 @@ fn a_planted_20_percent_shift_is_found_the_right_way() {
         let up = trials(&mut rng, 5, 1200.0, 0.02);
         let down = trials(&mut rng, 5, 1000.0 / 1.2, 0.02);
         let faster = |better| judge_one(&FigureInput::new(better, 0.02, a.clone(), up.clone()));
-        assert_eq!(
-            faster(Better::Higher).verdict,
-            Verdict::Better,
-            "seed {seed}"
-        );
-        assert_eq!(faster(Better::Lower).verdict, Verdict::Worse, "seed {seed}");
+        assert_eq!(faster(Better::Higher).call, Call::Better, "seed {seed}");
+        assert_eq!(faster(Better::Lower).call, Call::Worse, "seed {seed}");
         let slower = judge_one(&FigureInput::new(Better::Higher, 0.02, a.clone(), down));
-        assert_eq!(slower.verdict, Verdict::Worse, "seed {seed}");
+        assert_eq!(slower.call, Call::Worse, "seed {seed}");
         assert!(slower.ratio < 0.9 && faster(Better::Higher).ratio > 1.1);
     }
 }
@@ -133,7 +129,7 @@ fn a_bimodal_figure_is_rarely_given_a_verdict() {
             let b = bimodal(&mut rng, n, 300.0, 0.15);
             let j = judge_one(&FigureInput::new(Better::Higher, 0.1, a, b));
             assert!(matches!(j.spread, Spread::Measured { .. }));
-            claims += usize::from(flagged(j.verdict));
+            claims += usize::from(flagged(j.call));
         }
         let rate = claims as f64 / runs as f64;
         assert!(rate <= 0.05, "{n} a side: {rate}");
@@ -165,7 +161,7 @@ fn aa_rates(seed: u64, n: usize, margin: f64, family: Family) -> (f64, f64) {
     for _ in 0..200 {
         let mut any = false;
         for j in judge_all(&aa_family(&mut rng, n, margin), &family) {
-            let flag = flagged(j.unwrap().verdict);
+            let flag = flagged(j.unwrap().call);
             claims += usize::from(flag);
             any |= flag;
             figures += 1;
@@ -230,9 +226,9 @@ fn verdicts_agree_with_the_adjusted_p_values() {
             let f = match i % 5 {
                 // Rounded to whole units: ties between and within sides.
                 0 => {
-                    let round = |t: Vec<Trial>| {
+                    let round = |t: Vec<TrialValue>| {
                         t.into_iter()
-                            .map(|t| Trial::value(t.value.round()))
+                            .map(|t| TrialValue::value(t.value.round()))
                             .collect::<Vec<_>>()
                     };
                     let a = round(trials(&mut rng, n, 40.0, 0.05));
@@ -275,20 +271,17 @@ fn verdicts_agree_with_the_adjusted_p_values() {
             // the two may differ by a hair. The verdict is read from the
             // interval, so there it may only be the more cautious of the two.
             if k % family.len() % 5 == 0 {
-                assert!(
-                    !flagged(j.verdict) || adjusted <= 0.05,
-                    "seed {seed}: {j:?}"
-                );
+                assert!(!flagged(j.call) || adjusted <= 0.05, "seed {seed}: {j:?}");
             } else {
-                assert_eq!(flagged(j.verdict), adjusted <= 0.05, "seed {seed}: {j:?}");
+                assert_eq!(flagged(j.call), adjusted <= 0.05, "seed {seed}: {j:?}");
             }
             let up = (j.ratio > 1.0) == (f.better == Better::Higher);
-            match j.verdict {
-                Verdict::Better => assert!(up),
-                Verdict::Worse => assert!(!up),
+            match j.call {
+                Call::Better => assert!(up),
+                Call::Worse => assert!(!up),
                 _ => {}
             }
-            seen[j.verdict as usize] += 1;
+            seen[j.call as usize] += 1;
         }
     }
     // Every verdict occurred, so the agreement was tested on each.
@@ -310,10 +303,10 @@ fn within_run_noise_with_the_assumed_spread_is_calibrated() {
         let c = vec![sampled_trial(&mut rng, 1200.0, 0.03, 12)];
         let aa = judge_one(&FigureInput::new(Better::Higher, 0.03, a.clone(), b));
         assert!(matches!(aa.spread, Spread::WithinRunOnly { .. }));
-        false_claims += usize::from(flagged(aa.verdict));
+        false_claims += usize::from(flagged(aa.call));
         let ab = judge_one(&FigureInput::new(Better::Higher, 0.03, a, c));
-        assert_ne!(ab.verdict, Verdict::Worse);
-        found += usize::from(ab.verdict == Verdict::Better);
+        assert_ne!(ab.call, Call::Worse);
+        found += usize::from(ab.call == Call::Better);
     }
     let (false_rate, power) = (
         false_claims as f64 / runs as f64,

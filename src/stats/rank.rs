@@ -14,7 +14,7 @@ use super::dist::{normal_quantile, normal_sf};
 /// The exact null distribution of the Mann–Whitney statistic U (the number
 /// of pairs (xᵢ, yⱼ) with xᵢ > yⱼ) for sample sizes m and n without ties.
 ///
-/// Method: the recurrence of Mann & Whitney (Ann. Math. Statist. 18, 1947)
+/// PValueMethod: the recurrence of Mann & Whitney (Ann. Math. Statist. 18, 1947)
 /// on probabilities: the largest of the m + n values is an x with
 /// probability m/(m+n) (it then beats all n y's), else a y, so
 /// p_{m,n}(u) = m/(m+n)·p_{m−1,n}(u−n) + n/(m+n)·p_{m,n−1}(u).
@@ -92,6 +92,7 @@ impl UDistribution {
     }
 }
 
+#[cfg(test)]
 /// The alternative hypothesis of a test of x against y.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Alternative {
@@ -103,9 +104,10 @@ pub enum Alternative {
     Less,
 }
 
+#[cfg(test)]
 /// How a Mann–Whitney p-value is computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Method {
+pub enum PValueMethod {
     /// scipy's choice: exact when there are no ties and one sample has at
     /// most 8 values, else asymptotic.
     Auto,
@@ -116,6 +118,7 @@ pub enum Method {
     Asymptotic,
 }
 
+#[cfg(test)]
 /// A Mann–Whitney U test result.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MannWhitney {
@@ -166,11 +169,12 @@ fn u_sigma(m: usize, n: usize, tie_term: f64) -> f64 {
 /// P(U ≥ U_obs) (doubled for two sides, from the larger of U₁ and U₂); the
 /// asymptotic one is the normal survival of (U − mn/2 − ½)/σ with σ
 /// tie-corrected. `None` when a sample is empty.
+#[cfg(test)]
 pub fn mann_whitney_u(
     x: &[f64],
     y: &[f64],
     alternative: Alternative,
-    method: Method,
+    method: PValueMethod,
 ) -> Option<MannWhitney> {
     let (m, n) = (x.len(), y.len());
     if m == 0 || n == 0 {
@@ -188,9 +192,9 @@ pub fn mann_whitney_u(
     };
     let ties = tie_term > 0.0;
     let exact = match method {
-        Method::Auto => (m <= 8 || n <= 8) && !ties,
-        Method::Exact => !ties,
-        Method::Asymptotic => false,
+        PValueMethod::Auto => (m <= 8 || n <= 8) && !ties,
+        PValueMethod::Exact => !ties,
+        PValueMethod::Asymptotic => false,
     };
     let p = if exact {
         UDistribution::new(m, n).sf(u as i64)
@@ -460,6 +464,7 @@ fn sign(v: f64) -> f64 {
 /// `wilcox.test(x, y, conf.int = TRUE, conf.level = level)` (exact below 50
 /// values a side without ties, else the normal approximation with tie and
 /// continuity corrections). `None` when a sample is empty.
+#[cfg(test)]
 pub fn hodges_lehmann(x: &[f64], y: &[f64], level: f64) -> Option<ShiftInterval> {
     Some(Shift::new(x, y, None)?.interval(level))
 }
@@ -505,15 +510,15 @@ mod tests {
     #[test]
     fn mann_whitney_exact_matches_scipy() {
         let (x, y) = ([3.1, 4.7, 2.2, 5.9, 4.1], [1.2, 2.9, 0.7, 3.4]);
-        let two = mann_whitney_u(&x, &y, Alternative::TwoSided, Method::Auto).unwrap();
+        let two = mann_whitney_u(&x, &y, Alternative::TwoSided, PValueMethod::Auto).unwrap();
         assert_eq!(two.u1, 17.0);
         assert!(two.exact);
         rel(two.p_value, 0.1111111111111111);
-        let greater = mann_whitney_u(&x, &y, Alternative::Greater, Method::Auto).unwrap();
+        let greater = mann_whitney_u(&x, &y, Alternative::Greater, PValueMethod::Auto).unwrap();
         rel(greater.p_value, 0.05555555555555555);
-        let less = mann_whitney_u(&x, &y, Alternative::Less, Method::Auto).unwrap();
+        let less = mann_whitney_u(&x, &y, Alternative::Less, PValueMethod::Auto).unwrap();
         rel(less.p_value, 0.9682539682539683);
-        let asym = mann_whitney_u(&x, &y, Alternative::TwoSided, Method::Asymptotic).unwrap();
+        let asym = mann_whitney_u(&x, &y, Alternative::TwoSided, PValueMethod::Asymptotic).unwrap();
         assert!(!asym.exact);
         rel(asym.p_value, 0.11134688653314041);
 
@@ -522,33 +527,33 @@ mod tests {
         let y = [
             1.05, 0.42, 0.66, 1.38, 0.95, 0.18, 1.51, 0.77, 0.29, 1.16, 0.58, 0.88,
         ];
-        let two = mann_whitney_u(&x, &y, Alternative::TwoSided, Method::Auto).unwrap();
+        let two = mann_whitney_u(&x, &y, Alternative::TwoSided, PValueMethod::Auto).unwrap();
         assert_eq!(two.u1, 75.0);
         assert!(two.exact);
         rel(two.p_value, 0.038707628800508063);
-        let greater = mann_whitney_u(&x, &y, Alternative::Greater, Method::Auto).unwrap();
+        let greater = mann_whitney_u(&x, &y, Alternative::Greater, PValueMethod::Auto).unwrap();
         rel(greater.p_value, 0.019353814400254032);
-        let less = mann_whitney_u(&x, &y, Alternative::Less, Method::Auto).unwrap();
+        let less = mann_whitney_u(&x, &y, Alternative::Less, PValueMethod::Auto).unwrap();
         rel(less.p_value, 0.9842899102961022);
-        let asym = mann_whitney_u(&x, &y, Alternative::TwoSided, Method::Asymptotic).unwrap();
+        let asym = mann_whitney_u(&x, &y, Alternative::TwoSided, PValueMethod::Asymptotic).unwrap();
         rel(asym.p_value, 0.040902264159613795);
-        assert!(mann_whitney_u(&[], &y, Alternative::TwoSided, Method::Auto).is_none());
+        assert!(mann_whitney_u(&[], &y, Alternative::TwoSided, PValueMethod::Auto).is_none());
     }
 
     #[test]
     fn mann_whitney_asymptotic_with_ties_matches_scipy() {
         let x = [1.0, 2.0, 2.0, 3.0, 4.0, 4.0, 4.0, 5.0, 6.0, 7.0];
         let y = [3.0, 3.0, 4.0, 5.0, 5.0, 6.0, 8.0, 8.0, 9.0, 9.0, 10.0];
-        let two = mann_whitney_u(&x, &y, Alternative::TwoSided, Method::Auto).unwrap();
+        let two = mann_whitney_u(&x, &y, Alternative::TwoSided, PValueMethod::Auto).unwrap();
         assert_eq!(two.u1, 24.0);
         assert!(!two.exact);
         rel(two.p_value, 0.030521749085373338);
-        let greater = mann_whitney_u(&x, &y, Alternative::Greater, Method::Auto).unwrap();
+        let greater = mann_whitney_u(&x, &y, Alternative::Greater, PValueMethod::Auto).unwrap();
         rel(greater.p_value, 0.9872643517143966);
-        let less = mann_whitney_u(&x, &y, Alternative::Less, Method::Auto).unwrap();
+        let less = mann_whitney_u(&x, &y, Alternative::Less, PValueMethod::Auto).unwrap();
         rel(less.p_value, 0.015260874542686669);
         // Exact is not defined with ties: the normal approximation is used.
-        let forced = mann_whitney_u(&x, &y, Alternative::TwoSided, Method::Exact).unwrap();
+        let forced = mann_whitney_u(&x, &y, Alternative::TwoSided, PValueMethod::Exact).unwrap();
         assert!(!forced.exact);
         rel(forced.p_value, 0.030521749085373338);
     }
@@ -563,13 +568,13 @@ mod tests {
             11.2108, 9.1391, 10.9415, 12.3906, 8.3116, 10.0848, 7.1976, 8.4209, 7.3165, 10.5298,
             8.4651, 11.5425, 11.3135, 10.6261, 5.9665,
         ];
-        let auto = mann_whitney_u(&x, &y, Alternative::TwoSided, Method::Auto).unwrap();
+        let auto = mann_whitney_u(&x, &y, Alternative::TwoSided, PValueMethod::Auto).unwrap();
         assert_eq!(auto.u1, 91.0);
         assert!(!auto.exact);
         rel(auto.p_value, 0.9805355409897708);
-        let less = mann_whitney_u(&x, &y, Alternative::Less, Method::Auto).unwrap();
+        let less = mann_whitney_u(&x, &y, Alternative::Less, PValueMethod::Auto).unwrap();
         rel(less.p_value, 0.529173534919482);
-        let exact = mann_whitney_u(&x, &y, Alternative::TwoSided, Method::Exact).unwrap();
+        let exact = mann_whitney_u(&x, &y, Alternative::TwoSided, PValueMethod::Exact).unwrap();
         rel(exact.p_value, 0.9808685757938687);
 
         let x = [
@@ -582,12 +587,12 @@ mod tests {
             0.53348, 1.26725, 2.03852, -0.07566, 0.80314, 0.13669, 0.72727, -0.58719, 0.0207,
             0.4038, 1.49876,
         ];
-        let auto = mann_whitney_u(&x, &y, Alternative::TwoSided, Method::Auto).unwrap();
+        let auto = mann_whitney_u(&x, &y, Alternative::TwoSided, PValueMethod::Auto).unwrap();
         assert_eq!(auto.u1, 90.0);
         rel(auto.p_value, 0.003056629228174791);
-        let less = mann_whitney_u(&x, &y, Alternative::Less, Method::Auto).unwrap();
+        let less = mann_whitney_u(&x, &y, Alternative::Less, PValueMethod::Auto).unwrap();
         rel(less.p_value, 0.0015283146140873955);
-        let exact = mann_whitney_u(&x, &y, Alternative::TwoSided, Method::Exact).unwrap();
+        let exact = mann_whitney_u(&x, &y, Alternative::TwoSided, PValueMethod::Exact).unwrap();
         rel(exact.p_value, 0.002393533495724335);
     }
 

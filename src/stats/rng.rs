@@ -77,6 +77,7 @@ impl Rng {
 
     /// A standard normal deviate (Box & Muller, Ann. Math. Statist. 29,
     /// 1958; one of the pair is used, for simplicity over speed).
+    #[cfg(test)]
     pub fn normal(&mut self) -> f64 {
         let u1 = 1.0 - self.next_f64(); // (0, 1]: the log is finite
         let u2 = self.next_f64();

@@ -80,25 +80,26 @@ pub const RUNS_CAP: u32 = 30;
 /// One trial of a figure: its value, and the summary of its sub-interval
 /// samples when it has them.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Trial {
+pub struct TrialValue {
     /// The figure (e.g. loops/s, MB/s, a latency).
     pub value: f64,
     /// Its sub-interval samples, summed up.
     pub within: Option<Summary>,
 }
 
-impl Trial {
+impl TrialValue {
     /// A trial known only by its value.
-    pub fn value(value: f64) -> Trial {
-        Trial {
+    pub fn value(value: f64) -> TrialValue {
+        TrialValue {
             value,
             within: None,
         }
     }
 
     /// A trial with its sub-interval samples.
-    pub fn with_samples(value: f64, samples: &[f64]) -> Trial {
-        Trial {
+    #[cfg(test)]
+    pub fn with_samples(value: f64, samples: &[f64]) -> TrialValue {
+        TrialValue {
             value,
             within: Summary::of(samples),
         }
@@ -115,9 +116,9 @@ pub struct FigureInput {
     /// Which way is better.
     pub better: Better,
     /// Side A, the reference: one entry per trial.
-    pub a: Vec<Trial>,
+    pub a: Vec<TrialValue>,
     /// Side B.
-    pub b: Vec<Trial>,
+    pub b: Vec<TrialValue>,
     /// The practical margin (0.05 = ±5 %).
     pub margin: f64,
     /// The run-to-run coefficient of variation assumed for this kind of
@@ -135,7 +136,12 @@ pub struct FigureInput {
 
 impl FigureInput {
     /// A figure with the default margin.
-    pub fn new(better: Better, assumed_run_cv: f64, a: Vec<Trial>, b: Vec<Trial>) -> Self {
+    pub fn new(
+        better: Better,
+        assumed_run_cv: f64,
+        a: Vec<TrialValue>,
+        b: Vec<TrialValue>,
+    ) -> Self {
         FigureInput {
             better,
             a,
@@ -192,10 +198,11 @@ impl Default for Family {
     }
 }
 
-/// The verdict on one figure.
+/// The call an interval makes on one figure (compare turns it into the
+/// verdict of a cell, which may also be missing or not comparable).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Verdict {
+pub enum Call {
     /// B is better than A beyond the margin.
     Better,
     /// B is worse than A beyond the margin.
@@ -236,7 +243,7 @@ pub enum RunsNeeded {
         /// Runs a side.
         runs: u32,
         /// The verdict they would likely give.
-        toward: Verdict,
+        toward: Call,
     },
     /// More than [`RUNS_CAP`] runs a side (held in `runs`) would be
     /// needed for this verdict: the estimate sits near a margin bound, or
@@ -245,7 +252,7 @@ pub enum RunsNeeded {
         /// [`RUNS_CAP`].
         runs: u32,
         /// The verdict they would likely give.
-        toward: Verdict,
+        toward: Call,
     },
     /// The estimate sits on a margin bound: no number of runs decides.
     CannotDecide,
@@ -268,7 +275,7 @@ pub struct RatioInterval {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Judgement {
     /// The verdict.
-    pub verdict: Verdict,
+    pub call: Call,
     /// The point estimate of B/A (Hodges–Lehmann with measured spread, the
     /// ratio of geometric means with within-run noise only, else the ratio
     /// of medians).
@@ -358,7 +365,7 @@ fn validate(f: &FigureInput) -> Result<(), Unjudgeable> {
     Ok(())
 }
 
-fn logs(side: &[Trial]) -> Vec<f64> {
+fn logs(side: &[TrialValue]) -> Vec<f64> {
     side.iter().map(|t| t.value.ln()).collect()
 }
 
@@ -366,7 +373,7 @@ fn logs(side: &[Trial]) -> Vec<f64> {
 /// mean of n trials, each with within-run relative variance seᵢ² (df ᵢ)
 /// plus the assumed run-to-run cv², is (Σ seᵢ² + n cv²)/n². Returns the
 /// mean, the variance and Σ over trials of (seᵢ²/n²)²/dfᵢ for Welch.
-fn within_side(side: &[Trial], cv: f64) -> Option<(f64, f64, f64)> {
+fn within_side(side: &[TrialValue], cv: f64) -> Option<(f64, f64, f64)> {
     let n = side.len() as f64;
     let mut var = cv * cv * n;
     let mut welch = 0.0;
@@ -432,7 +439,7 @@ fn model(f: &FigureInput, cache: &mut HashMap<(usize, usize), UDistribution>) ->
             df,
         };
     }
-    let med = |side: &[Trial]| median(&side.iter().map(|t| t.value).collect::<Vec<f64>>());
+    let med = |side: &[TrialValue]| median(&side.iter().map(|t| t.value).collect::<Vec<f64>>());
     Model::Band {
         ratio: med(&f.b).unwrap_or(f64::NAN) / med(&f.a).unwrap_or(f64::NAN),
     }
@@ -474,25 +481,25 @@ pub fn min_runs_for(alpha: f64) -> u32 {
 }
 
 /// Reads an interval of the log ratio against the margin.
-fn read(lo: f64, hi: f64, (mlo, mhi): (f64, f64), better: Better) -> Verdict {
+fn read(lo: f64, hi: f64, (mlo, mhi): (f64, f64), better: Better) -> Call {
     let up = if better == Better::Higher {
-        Verdict::Better
+        Call::Better
     } else {
-        Verdict::Worse
+        Call::Worse
     };
     let down = if better == Better::Higher {
-        Verdict::Worse
+        Call::Worse
     } else {
-        Verdict::Better
+        Call::Better
     };
     if lo > mhi {
         up
     } else if hi < mlo {
         down
     } else if lo >= mlo && hi <= mhi {
-        Verdict::Same
+        Call::Same
     } else {
-        Verdict::Inconclusive
+        Call::Inconclusive
     }
 }
 
@@ -531,7 +538,7 @@ fn runs_needed(
     } else if est > mlo && est < mhi {
         (
             ((hi - est) / (mhi - est)).max((est - lo) / (est - mlo)),
-            Verdict::Same,
+            Call::Same,
         )
     } else {
         // A NaN estimate (or bound): nothing to read.
@@ -662,12 +669,12 @@ fn judge_one(
         Model::Band { ratio } => {
             // As `compare` always did: within ±margin of 1 is the same.
             let verdict = if (ratio - 1.0).abs() <= f.margin + 1e-9 {
-                Verdict::Same
+                Call::Same
             } else {
                 read(ratio.ln(), ratio.ln(), margin, f.better)
             };
             return Judgement {
-                verdict,
+                call: verdict,
                 ratio: *ratio,
                 interval: None,
                 out_of_reach: None,
@@ -706,9 +713,9 @@ fn judge_one(
     let verdict = if attainable {
         read(lo, hi, margin, f.better)
     } else {
-        Verdict::Inconclusive
+        Call::Inconclusive
     };
-    let runs_needed = (verdict == Verdict::Inconclusive)
+    let runs_needed = (verdict == Call::Inconclusive)
         .then(|| runs_needed(est, lo, hi, margin, f.better, n_a, n_b, min_runs_for(alpha)));
     let bootstrap = (matches!(spread, Spread::Measured { .. }) && resamples > 0)
         .then(|| {
@@ -728,7 +735,7 @@ fn judge_one(
         trials_needed: (min_runs_for(alpha) as usize).max(n_a.max(n_b) + 1) as u32,
     });
     Judgement {
-        verdict,
+        call: verdict,
         ratio: est.exp(),
         interval: attainable.then_some(RatioInterval {
             lo: lo.exp(),
@@ -753,10 +760,12 @@ mod tests {
 
     #[test]
     fn spread_of_says_what_judge_all_would_read() {
-        let plain = |v: &[f64]| v.iter().map(|&x| Trial::value(x)).collect::<Vec<_>>();
+        let plain = |v: &[f64]| v.iter().map(|&x| TrialValue::value(x)).collect::<Vec<_>>();
         let sampled = |v: &[f64]| {
             v.iter()
-                .map(|&x| Trial::with_samples(x, &[x, x * 1.01, x * 0.99, x, x * 1.02, x * 0.98]))
+                .map(|&x| {
+                    TrialValue::with_samples(x, &[x, x * 1.01, x * 0.99, x, x * 1.02, x * 0.98])
+                })
                 .collect::<Vec<_>>()
         };
         let cases = [
@@ -777,8 +786,8 @@ mod tests {
         }
     }
 
-    fn trials(values: &[f64]) -> Vec<Trial> {
-        values.iter().map(|&v| Trial::value(v)).collect()
+    fn trials(values: &[f64]) -> Vec<TrialValue> {
+        values.iter().map(|&v| TrialValue::value(v)).collect()
     }
 
     fn close(got: f64, want: f64, rel: f64) {
@@ -792,26 +801,26 @@ mod tests {
     fn without_samples_the_fixed_band_is_used_and_said() {
         let f = |a: f64, b: f64, better| FigureInput::new(better, 0.03, trials(&[a]), trials(&[b]));
         let j = judge(&f(100.0, 108.0, Better::Higher)).unwrap();
-        assert_eq!(j.verdict, Verdict::Better);
+        assert_eq!(j.call, Call::Better);
         assert_eq!(j.spread, Spread::None);
         assert_eq!(j.interval, None);
         assert_eq!(j.p_value, None);
         close(j.ratio, 1.08, 1e-15);
         assert_eq!(
-            judge(&f(100.0, 108.0, Better::Lower)).unwrap().verdict,
-            Verdict::Worse
+            judge(&f(100.0, 108.0, Better::Lower)).unwrap().call,
+            Call::Worse
         );
         assert_eq!(
-            judge(&f(100.0, 105.0, Better::Higher)).unwrap().verdict,
-            Verdict::Same
+            judge(&f(100.0, 105.0, Better::Higher)).unwrap().call,
+            Call::Same
         );
         assert_eq!(
-            judge(&f(100.0, 95.0, Better::Higher)).unwrap().verdict,
-            Verdict::Same
+            judge(&f(100.0, 95.0, Better::Higher)).unwrap().call,
+            Call::Same
         );
         assert_eq!(
-            judge(&f(100.0, 94.0, Better::Higher)).unwrap().verdict,
-            Verdict::Worse
+            judge(&f(100.0, 94.0, Better::Higher)).unwrap().call,
+            Call::Worse
         );
         // Two trials a side without samples: the ratio of medians.
         let two = FigureInput::new(
@@ -822,7 +831,7 @@ mod tests {
         );
         let j = judge(&two).unwrap();
         close(j.ratio, 91.0 / 101.0, 1e-15);
-        assert_eq!(j.verdict, Verdict::Worse);
+        assert_eq!(j.call, Call::Worse);
     }
 
     #[test]
@@ -861,7 +870,7 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(j.spread, Spread::Measured { n_a: 5, n_b: 5 });
-        assert_eq!(j.verdict, Verdict::Better);
+        assert_eq!(j.call, Call::Better);
         close(j.ratio, 1.0999999999999998668, 1e-15);
         let ci = j.interval.unwrap();
         close(ci.lo, 1.0679611650485438812, 1e-15);
@@ -873,7 +882,7 @@ mod tests {
         assert!(lo <= 1.1 && 1.1 <= hi && lo > 1.0, "{lo} {hi}");
         // As a latency the same figures are worse.
         let j = judge(&FigureInput::new(Better::Lower, 0.03, a, b)).unwrap();
-        assert_eq!(j.verdict, Verdict::Worse);
+        assert_eq!(j.call, Call::Worse);
     }
 
     // Reference values: tests/stats_reference.py, section "verdict:
@@ -890,8 +899,8 @@ mod tests {
             FigureInput::new(
                 Better::Higher,
                 cv,
-                vec![Trial::with_samples(1000.0, &sa)],
-                vec![Trial::with_samples(1100.0, &sb)],
+                vec![TrialValue::with_samples(1000.0, &sa)],
+                vec![TrialValue::with_samples(1100.0, &sb)],
             )
         };
         let j = judge(&figure(0.03)).unwrap();
@@ -907,11 +916,11 @@ mod tests {
         close(ci.hi, 1.1954874216028708, 1e-12);
         close(j.p_value.unwrap(), 0.27338142689063827, 1e-11);
         // A 10 % gain, but 3 % run-to-run assumed on each side: cannot tell.
-        assert_eq!(j.verdict, Verdict::Inconclusive);
+        assert_eq!(j.call, Call::Inconclusive);
         assert!(matches!(
             j.runs_needed,
             Some(RunsNeeded::PerSide {
-                toward: Verdict::Better,
+                toward: Call::Better,
                 ..
             })
         ));
@@ -922,7 +931,7 @@ mod tests {
         close(ci.lo, 1.0924084840980635, 1e-12);
         close(ci.hi, 1.1076442719126491, 1e-12);
         close(j.p_value.unwrap(), 0.00046184507974816137, 1e-10);
-        assert_eq!(j.verdict, Verdict::Better);
+        assert_eq!(j.call, Call::Better);
         // One trial without samples: back to the band.
         let mut f = figure(0.03);
         f.b[0].within = None;
@@ -951,7 +960,7 @@ mod tests {
             trials(&[120.0, 121.0, 119.0]),
         );
         let j = judge(&f).unwrap();
-        assert_eq!(j.verdict, Verdict::Inconclusive);
+        assert_eq!(j.call, Call::Inconclusive);
         // No interval is shown: the 90 % one is not what the verdict read.
         assert_eq!(j.interval, None);
         let reach = j.out_of_reach.unwrap();
@@ -962,7 +971,7 @@ mod tests {
             j.runs_needed,
             Some(RunsNeeded::PerSide {
                 runs: 4,
-                toward: Verdict::Better
+                toward: Call::Better
             })
         );
         // Per figure at 10 %, the same data decide.
@@ -971,16 +980,19 @@ mod tests {
             ..Family::default()
         };
         let j = judge_all(&[f], &family).pop().unwrap().unwrap();
-        assert_eq!(j.verdict, Verdict::Better);
+        assert_eq!(j.call, Call::Better);
     }
 
     #[test]
     fn an_estimate_on_the_margin_cannot_be_decided() {
         // B/A ≈ 1.05 exactly, with a wide spread.
         let a = trials(&[100.0, 90.0, 110.0, 95.0, 105.0]);
-        let b: Vec<Trial> = a.iter().map(|t| Trial::value(t.value * 1.05)).collect();
+        let b: Vec<TrialValue> = a
+            .iter()
+            .map(|t| TrialValue::value(t.value * 1.05))
+            .collect();
         let j = judge(&FigureInput::new(Better::Higher, 0.03, a, b)).unwrap();
-        assert_eq!(j.verdict, Verdict::Inconclusive);
+        assert_eq!(j.call, Call::Inconclusive);
         assert_eq!(j.runs_needed, Some(RunsNeeded::CannotDecide));
     }
 
@@ -995,12 +1007,12 @@ mod tests {
             26171.0, 26118.0, 26123.0, 26139.0, 26151.0, 26139.0, 26146.0, 25694.0,
         ]);
         let j = judge(&FigureInput::new(Better::Higher, 0.03, a, b)).unwrap();
-        assert_eq!(j.verdict, Verdict::Inconclusive);
+        assert_eq!(j.call, Call::Inconclusive);
         assert_eq!(
             j.runs_needed,
             Some(RunsNeeded::MoreThan {
                 runs: RUNS_CAP,
-                toward: Verdict::Worse
+                toward: Call::Worse
             })
         );
     }
@@ -1033,13 +1045,13 @@ mod tests {
             copies.extend([still(k), still(k), still(k)]);
         }
         let family = Family::default();
-        let verdicts = |all: &[Result<Judgement, Unjudgeable>]| -> Vec<Verdict> {
-            all.iter().map(|j| j.as_ref().unwrap().verdict).collect()
+        let verdicts = |all: &[Result<Judgement, Unjudgeable>]| -> Vec<Call> {
+            all.iter().map(|j| j.as_ref().unwrap().call).collect()
         };
         // 15 measurements: BH reads the first three at 1 - 3q/15 = 0.99,
         // which 5 trials a side reach (2/C(10, 5) = 0.0079).
         let g = judge_all(&grouped, &family);
-        assert_eq!(verdicts(&g[..3]), vec![Verdict::Better; 3]);
+        assert_eq!(verdicts(&g[..3]), vec![Call::Better; 3]);
         close(g[0].as_ref().unwrap().interval.unwrap().level, 0.99, 1e-12);
         // A follower reads at its leader's level, with its adjusted p.
         for line in 0..12 {
@@ -1049,11 +1061,11 @@ mod tests {
                 assert_eq!(f.interval.unwrap().level, lead.interval.unwrap().level);
                 assert_eq!(f.p_adjusted, lead.p_adjusted);
             }
-            assert_ne!(lead.verdict, Verdict::Better);
+            assert_ne!(lead.call, Call::Better);
         }
         // The same figures as 39 separate tests: 3q/39 is out of reach.
         let c = judge_all(&copies, &family);
-        assert_eq!(verdicts(&c[..3]), vec![Verdict::Inconclusive; 3]);
+        assert_eq!(verdicts(&c[..3]), vec![Call::Inconclusive; 3]);
         // Grouping is exactly BH over the leaders alone.
         let leaders: Vec<FigureInput> = grouped
             .iter()
@@ -1087,7 +1099,7 @@ mod tests {
         let all = judge_all(&family, &holm);
         let first = all[0].as_ref().unwrap();
         // The clear 10 % gain survives 20 figures: read at 0.05/20.
-        assert_eq!(first.verdict, Verdict::Better);
+        assert_eq!(first.call, Call::Better);
         close(first.interval.unwrap().level, 1.0 - 0.05 / 20.0, 1e-15);
         close(
             first.p_adjusted.unwrap(),
@@ -1098,7 +1110,7 @@ mod tests {
         for j in &all[1..] {
             let j = j.as_ref().unwrap();
             close(j.interval.unwrap().level, 1.0 - 0.05 / 19.0, 1e-15);
-            assert_ne!(j.verdict, Verdict::Better);
+            assert_ne!(j.call, Call::Better);
         }
         let alone = judge(&one).unwrap();
         assert!(alone.interval.unwrap().lo > first.interval.unwrap().lo);

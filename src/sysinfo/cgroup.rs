@@ -679,6 +679,7 @@ fn proc_self_is_the_reader(sys: &Sysroot) -> bool {
 /// How many CPUs a run may really keep busy: `affinity_cpus` bounded by
 /// the quota rounded up (a 1.5-CPU quota still lets 2 threads run, each
 /// slowed), at least 1.
+#[cfg(test)]
 pub fn cpus_within_quota(affinity_cpus: usize, limits: &CgroupLimits) -> usize {
     let by_quota = limits
         .cpus_allowed_by_quota

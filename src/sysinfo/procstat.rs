@@ -139,30 +139,6 @@ pub fn steal_percent(before: &CpuTimes, after: &CpuTimes) -> f64 {
     }
 }
 
-/// Parses the `cpu MHz` of each `processor` block of `/proc/cpuinfo`, as
-/// (CPU number, MHz).
-pub fn parse_cpuinfo_mhz(text: &str) -> Vec<(u32, f64)> {
-    let mut out = Vec::new();
-    let mut cpu: Option<u32> = None;
-    for line in text.lines() {
-        let Some((key, value)) = line.split_once(':') else {
-            continue;
-        };
-        match key.trim() {
-            "processor" => cpu = value.trim().parse().ok(),
-            "cpu MHz" => {
-                if let (Some(c), Ok(mhz)) = (cpu, value.trim().parse::<f64>()) {
-                    if mhz.is_finite() && mhz > 0.0 {
-                        out.push((c, mhz));
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
 /// Where a CPU's clock was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -197,7 +173,7 @@ pub fn read_mhz(sys: &Sysroot, cpus: &[u32]) -> (MhzSource, Vec<(u32, f64)>) {
     }
     match sys.read_to_string("/proc/cpuinfo") {
         Ok(t) => {
-            let v: Vec<(u32, f64)> = parse_cpuinfo_mhz(&t)
+            let v: Vec<(u32, f64)> = crate::sysinfo::cpu::cpuinfo::cpu_mhz(t.as_bytes())
                 .into_iter()
                 .filter(|(c, _)| cpus.is_empty() || cpus.contains(c))
                 .collect();
@@ -337,14 +313,6 @@ intr 114930548 113199788 3 0 5 263 0 4 [... 186 more ...]\n";
         let b = parse_proc_stat("cpu 20 0 0 20 40 0 0 0\n").total.unwrap();
         assert_eq!(b.delta(&a).iowait, 0);
         assert_eq!(b.delta(&a).total(), 20);
-    }
-
-    #[test]
-    fn cpuinfo_mhz_per_processor() {
-        let t = "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu MHz\t\t: 2599.998\n\n\
-processor\t: 1\ncpu MHz\t\t: 3100.5\n\nprocessor\t: 2\n";
-        assert_eq!(parse_cpuinfo_mhz(t), vec![(0, 2599.998), (1, 3100.5)]);
-        assert!(parse_cpuinfo_mhz("cpu MHz : 100\n").is_empty());
     }
 
     fn dump(stat: &str, cpuinfo: Option<&str>, khz: &[(u32, &str)]) -> tempfile::TempDir {

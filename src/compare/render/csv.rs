@@ -65,7 +65,7 @@ fn pair(c: &Comparison, rows: &mut Vec<Vec<String>>) {
         let judged = r.judged.get(b).and_then(|j| j.as_ref());
         let interval = judged.and_then(|j| j.interval.as_ref());
         rows.push(vec![
-            r.section.clone(),
+            r.section.title(),
             r.label.clone(),
             word(&r.kind),
             word(&r.unit),

@@ -12,7 +12,7 @@
 //! opens HTML, `[` a link...), and line breaks become spaces, so that a
 //! name cannot break a table or add markup.
 
-use super::{cell_text, column, legend, section_title, short, side_text, verdict_words};
+use super::{cell_text, column, legend, section_title, side_text, verdict_words};
 use crate::compare::comparison::Comparison;
 use crate::compare::fleet::outlier_rule;
 
@@ -56,7 +56,7 @@ fn pair(c: &Comparison, out: &mut String) {
     for (i, r) in c.rows.iter().enumerate() {
         if section != Some(&r.section) {
             section = Some(&r.section);
-            out.push_str(&format!("### {}\n\n", md(&section_title(c, &r.section))));
+            out.push_str(&format!("### {}\n\n", md(&section_title(c, r.section))));
             let mut head = String::from("| |");
             let mut rule = String::from("| --- |");
             for n in 0..c.sides.len() {
@@ -94,13 +94,13 @@ fn fleet(c: &Comparison, out: &mut String) {
     let mut head = String::from("| report |");
     let mut rule = String::from("| --- |");
     for col in &t.columns {
-        head.push_str(&format!(" {} ({}) |", md(col.name), md(col.unit)));
+        head.push_str(&format!(" {} ({}) |", md(col.name), md(col.unit.as_str())));
         rule.push_str(" ---: |");
     }
     out.push_str(&format!("{head}\n{rule}\n"));
     let cell = |v: Option<f64>, col: usize, mark: &str| {
         v.map_or("-".to_string(), |v| {
-            format!("{}{mark}", short(v, t.columns[col].unit))
+            format!("{}{mark}", t.columns[col].unit.short(v))
         })
     };
     for r in &t.rows {

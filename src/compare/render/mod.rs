@@ -10,9 +10,10 @@ pub mod table;
 pub mod text;
 
 use super::comparison::{Comparison, Row};
+use super::fact::Section;
 use super::verdict::{assumed_run_cv, ratio_text, Verdict, EQUAL_WITHIN, KINDS};
+use crate::conditions::{Mark, MarkKind};
 use crate::stats::Spread;
-use crate::units::dd_rate;
 
 /// The `--json` document: the comparison serialized.
 pub fn render_json(c: &Comparison) -> String {
@@ -126,7 +127,7 @@ pub fn legend(c: &Comparison) -> Vec<String> {
     }
     if spreads().any(|s| matches!(s, Spread::None)) {
         out.push(format!(
-            "Figures without samples (the bash original, older reports): the fixed \u{b1}{} % band on the ratio, no interval.",
+            "Figures with no samples: a text report or an older one; the fixed \u{b1}{} % band on the ratio, no interval.",
             (EQUAL_WITHIN * 100.0).round()
         ));
     }
@@ -137,11 +138,34 @@ pub fn legend(c: &Comparison) -> Vec<String> {
         .any(|m| m.starts_with(&format!("{drift} ")))
     {
         out.push(
-            "drift: the figure moved one way across that side's --repeat rounds (credits running out, a host heating up, a neighbour arriving): its interval spans a moving figure, so the verdict says how the host did over that run, not how it does now; the trials stay in the verdict. Rerun once it is steady, or compare its first or last rounds."
+            "drift: the figure moved one way across that side's rounds of trials (credits running out, a host heating up, a neighbour arriving): its interval spans a moving figure, so the verdict says how the host did over that run, not how it does now; the trials stay in the verdict. Rerun once it is steady, or compare its first or last rounds."
                 .to_string(),
         );
     }
+    let busy: Vec<String> = (0..c.sides.len())
+        .filter(|&n| c.rows.iter().any(|r| marked_busy(&r.marks[n])))
+        .map(|n| column(c, n))
+        .collect();
+    if !busy.is_empty() {
+        let (runs, them) = if busy.len() == 1 {
+            ("that run", "it")
+        } else {
+            ("those runs", "them")
+        };
+        out.push(format!(
+            "Marked busy in {}: other work used the CPUs during {runs} (often a build just before); rerun {them} on a quiet host.",
+            busy.join(" and ")
+        ));
+    }
     out
+}
+
+/// Whether one of these marks (as printed) says the host was busy.
+fn marked_busy(marks: &[String]) -> bool {
+    marks
+        .iter()
+        .filter_map(|m| Mark::parse(m))
+        .any(|m| m.kind() == MarkKind::Busy)
 }
 
 /// A figure as people read it: the printed text, and the bash original's
@@ -181,14 +205,14 @@ fn verdict_words(row: &Row, n: usize) -> String {
 
 /// A section's title: storage sections name each report's device and
 /// filesystem when they differ.
-fn section_title(c: &Comparison, section: &str) -> String {
-    if !section.starts_with("Storage bandwidth - ") {
-        return section.to_string();
+fn section_title(c: &Comparison, section: Section) -> String {
+    if !matches!(section, Section::StorageLines(_)) {
+        return section.title();
     }
     let storage = c
         .rows
         .iter()
-        .find(|r| r.section == "Storage bandwidth" && r.label == "Storage");
+        .find(|r| r.section == Section::StorageBandwidth && r.label == "Storage");
     match storage {
         Some(r) if r.texts.iter().any(|t| *t != r.texts[0]) => {
             let both: Vec<String> = (0..c.sides.len())
@@ -203,15 +227,6 @@ fn section_title(c: &Comparison, section: &str) -> String {
             format!("{section} ({})", both.join(", "))
         }
         Some(r) => format!("{section} ({})", r.texts[0].clone().unwrap_or_default()),
-        None => section.to_string(),
+        None => section.title(),
     }
-}
-
-/// A figure in a few characters: `30.9 GB/s` for bytes per second, else
-/// the integer.
-fn short(v: f64, unit: &str) -> String {
-    if unit == "B/s" {
-        return dd_rate(v.max(0.0) as u64, 1_000_000_001);
-    }
-    format!("{}", v.max(0.0) as u64)
 }

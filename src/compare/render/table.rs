@@ -1,7 +1,7 @@
 //! The fleet table as text: one row per report, the key figures, their
 //! median, and `*` after every outlier.
 
-use super::{header_text, short};
+use super::header_text;
 use crate::compare::comparison::Comparison;
 use crate::compare::fleet::{outlier_rule, FleetTable};
 use crate::compare::style::Style;
@@ -30,13 +30,18 @@ pub fn render_table(c: &Comparison, style: &Style) -> String {
         .max(6);
     let cell = |v: Option<f64>, c: usize, mark: &str| {
         v.map_or("-".to_string(), |v| {
-            format!("{}{mark}", short(v, t.columns[c].unit))
+            format!("{}{mark}", t.columns[c].unit.short(v))
         })
     };
     let mut widths: Vec<usize> = t
         .columns
         .iter()
-        .map(|col| col.name.chars().count().max(col.unit.chars().count()))
+        .map(|col| {
+            col.name
+                .chars()
+                .count()
+                .max(col.unit.as_str().chars().count())
+        })
         .collect();
     for r in &t.rows {
         for (c, v) in r.values.iter().enumerate() {

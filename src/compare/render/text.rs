@@ -2,7 +2,8 @@
 //! side.
 
 use super::{cell_text, column, header_text, section_title, table::render_table, verdict_words};
-use crate::compare::comparison::{Comparison, Row};
+use crate::compare::comparison::{Comparison, Row, RowKind};
+use crate::compare::fact::Section;
 use crate::compare::style::Style;
 use crate::compare::verdict::Verdict;
 
@@ -24,7 +25,7 @@ pub fn render_text(c: &Comparison, style: &Style, table: bool) -> String {
         .map(|n| {
             c.rows
                 .iter()
-                .filter(|r| r.kind == "figure")
+                .filter(|r| r.kind == RowKind::Figure)
                 .map(|r| cell_text(r, n).chars().count())
                 .chain([column(c, n).chars().count()])
                 .max()
@@ -32,15 +33,15 @@ pub fn render_text(c: &Comparison, style: &Style, table: bool) -> String {
                 .min(40)
         })
         .collect();
-    let mut section = "";
+    let mut section: Option<Section> = None;
     for r in &c.rows {
-        if r.section != section {
-            section = &r.section;
-            out.push_str(&format!("\n[ {} ]\n", section_title(c, section)));
-            if r.kind == "figure"
+        if section != Some(r.section) {
+            section = Some(r.section);
+            out.push_str(&format!("\n[ {} ]\n", section_title(c, r.section)));
+            if r.kind == RowKind::Figure
                 || c.rows
                     .iter()
-                    .any(|x| x.section == section && x.kind == "figure")
+                    .any(|x| x.section == r.section && x.kind == RowKind::Figure)
             {
                 let mut h = format!("{:<label_w$}", "");
                 for (n, w) in widths.iter().enumerate() {
@@ -50,7 +51,7 @@ pub fn render_text(c: &Comparison, style: &Style, table: bool) -> String {
                 out.push('\n');
             }
         }
-        if r.kind == "info" {
+        if r.kind == RowKind::Info {
             out.push_str(&info_line(r, c, label_w, style));
             continue;
         }
@@ -116,7 +117,7 @@ fn columns_fit(c: &Comparison, width: usize) -> bool {
     let per = c
         .rows
         .iter()
-        .filter(|r| r.kind == "figure")
+        .filter(|r| r.kind == RowKind::Figure)
         .flat_map(|r| (0..c.sides.len()).map(move |n| cell_text(r, n).chars().count()))
         .max()
         .unwrap_or(8)

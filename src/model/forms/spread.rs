@@ -67,7 +67,7 @@ mod tests {
 
     #[test]
     fn printed_spreads_read_back_to_the_same_words() {
-        // Ten samples around 100: half-width 9.81 (scipy, in samples::summary).
+        // Ten samples around 100: half-width 9.81 (scipy, in stats::describe).
         let ten = Samples::new(
             vec![
                 100.0, 102.0, 98.0, 101.0, 90.0, 91.0, 99.0, 103.0, 100.0, 97.0,

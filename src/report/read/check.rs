@@ -9,7 +9,7 @@
 
 use std::fmt::Display;
 
-use crate::model::trials::{Repeated, Trial};
+use crate::model::trials::{Repeated, RoundTrial};
 use crate::model::Report;
 use crate::samples::Samples;
 
@@ -241,7 +241,7 @@ impl Check {
                 ),
             );
         }
-        for (k, Trial { round, step }) in s.trials.iter().enumerate() {
+        for (k, RoundTrial { round, step }) in s.trials.iter().enumerate() {
             self.at(&format!("trials[{k}]"), |c| {
                 if *round == 0 || *round > t.per_step {
                     c.fail(

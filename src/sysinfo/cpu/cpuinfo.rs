@@ -224,6 +224,38 @@ pub fn parse_cpuinfo_bytes(data: &[u8]) -> Cpuinfo {
     deduplicate(Cpuinfo { types, assignments })
 }
 
+/// The `cpu MHz` of each `processor` block, as (CPU number, MHz), read
+/// with the same line rules as [`parse_cpuinfo_bytes`]. A block whose
+/// number does not parse, or a clock that is not a positive number, gives
+/// nothing.
+pub fn cpu_mhz(data: &[u8]) -> Vec<(u32, f64)> {
+    let mut out = Vec::new();
+    let mut cpu: Option<u32> = None;
+    for chunk in fgets_chunks(data) {
+        let Some((key, keynum, value)) = split_line(chunk) else {
+            continue;
+        };
+        match key.as_str() {
+            "processor" | "cpu number" => {
+                cpu = if keynum >= 0 {
+                    Some(keynum as u32)
+                } else {
+                    strtou32(&value)
+                }
+            }
+            "cpu MHz" => {
+                if let (Some(c), Ok(mhz)) = (cpu, value.parse::<f64>()) {
+                    if mhz.is_finite() && mhz > 0.0 {
+                        out.push((c, mhz));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Sorts the types, merges equal ones, then merges a first type that only
 /// repeats the second one's data (the ppc trailer `model : IBM,...`).
 fn deduplicate(raw: Cpuinfo) -> Cpuinfo {
@@ -373,6 +405,15 @@ pub(crate) fn strtou64(s: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cpu_mhz_per_processor() {
+        let t = "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu MHz\t\t: 2599.998\n\n\
+processor\t: 1\ncpu MHz\t\t: 3100.5\n\nprocessor\t: 2\ncpu MHz\t\t: 0\n\n\
+processor\t: x\ncpu MHz\t\t: 900\n";
+        assert_eq!(cpu_mhz(t.as_bytes()), vec![(0, 2599.998), (1, 3100.5)]);
+        assert!(cpu_mhz(b"cpu MHz : 100\n").is_empty());
+    }
 
     fn names(c: &Cpuinfo) -> Vec<Option<&str>> {
         c.types.iter().map(|t| t.model_name.as_deref()).collect()

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use super::svg::{domain, esc, px, si, swarm, ticks, LogScale};
 use super::value_text;
-use crate::compare::facts::Better;
+use crate::compare::fact::Better;
 use crate::compare::fleet::{outlier_rule, FleetTable};
 
 /// Width of a strip, pixels.
@@ -76,7 +76,7 @@ fn strip(t: &FleetTable, c: usize) -> String {
     let mut out = format!(
         "<section class=\"strip\">\n<h3>{} <span class=\"unit\">{}, {better}</span></h3>\n",
         esc(col.name),
-        esc(col.unit)
+        esc(col.unit.as_str())
     );
     let points: Vec<(&str, f64, Kind)> = t
         .rows
@@ -157,7 +157,7 @@ fn strip(t: &FleetTable, c: usize) -> String {
             continue;
         }
         last_label = x;
-        let label = if col.unit == "B/s" {
+        let label = if col.unit.in_text() {
             // `30G` -> `30 GB/s`
             let n = si(v);
             let digits = n.trim_end_matches(char::is_alphabetic);

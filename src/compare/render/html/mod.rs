@@ -13,8 +13,9 @@ mod tests;
 
 use std::fmt::Write;
 
-use super::{legend, short, side_text};
+use super::{legend, side_text};
 use crate::compare::comparison::Comparison;
+use crate::compare::fact::Unit;
 use svg::esc;
 
 /// The page of `c`. Pure: it reads nothing and measures nothing.
@@ -113,11 +114,11 @@ fn who(c: &Comparison) -> String {
 }
 
 /// A figure with its unit: `25000 IO/s`, `30.9 GB/s`.
-fn value_text(v: f64, unit: &str) -> String {
-    if unit == "B/s" {
-        short(v, unit)
+fn value_text(v: f64, unit: Unit) -> String {
+    if unit.in_text() {
+        unit.short(v)
     } else {
-        format!("{} {unit}", short(v, unit))
+        format!("{} {unit}", unit.short(v))
     }
 }
 

@@ -6,7 +6,8 @@
 use std::fmt::Write;
 
 use super::svg::{esc, px, LogScale};
-use crate::compare::comparison::{Comparison, Row};
+use crate::compare::comparison::{Comparison, Row, RowKind};
+use crate::compare::fact::{Section, Unit};
 use crate::compare::render::{section_title, verdict_words};
 use crate::compare::verdict::{bounded, Verdict, EQUAL_WITHIN};
 
@@ -24,7 +25,11 @@ const BAR: f64 = 13.0;
 
 /// The legend, and one chart per section holding figures.
 pub(super) fn bars(c: &Comparison) -> String {
-    let figures: Vec<&Row> = c.rows.iter().filter(|r| r.kind == "figure").collect();
+    let figures: Vec<&Row> = c
+        .rows
+        .iter()
+        .filter(|r| r.kind == RowKind::Figure)
+        .collect();
     let scale = scale(&figures);
     let mut out = format!(
         "<p class=\"legend\">Each bar is B/A for one figure, on a <b>log scale</b> \
@@ -40,10 +45,10 @@ pub(super) fn bars(c: &Comparison) -> String {
         ratio_label(scale.hi),
         (EQUAL_WITHIN * 100.0).round()
     );
-    let mut sections: Vec<&str> = Vec::new();
+    let mut sections: Vec<Section> = Vec::new();
     for r in &figures {
-        if !sections.contains(&r.section.as_str()) {
-            sections.push(&r.section);
+        if !sections.contains(&r.section) {
+            sections.push(r.section);
         }
     }
     for s in sections {
@@ -84,7 +89,7 @@ fn ratio_label(r: f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-fn section(c: &Comparison, s: &str, rows: &[&Row], scale: &LogScale) -> String {
+fn section(c: &Comparison, s: Section, rows: &[&Row], scale: &LogScale) -> String {
     let mut out = format!(
         "<section class=\"pair\">\n<h3>{}</h3>\n",
         esc(&section_title(c, s))
@@ -256,10 +261,9 @@ fn section(c: &Comparison, s: &str, rows: &[&Row], scale: &LogScale) -> String {
 
 /// `A 25000 → B 12500 IO/s`, the figures as the reports print them.
 fn values(r: &Row) -> String {
-    let unit = match r.unit {
-        Some("B/s") | None => String::new(),
-        Some("µs avg. lat.") => " µs".into(),
-        Some(u) => format!(" {u}"),
+    let unit = match r.unit.map_or("", Unit::after_text) {
+        "" => String::new(),
+        u => format!(" {u}"),
     };
     let t = |n: usize| r.texts[n].clone().unwrap_or_else(|| "-".into());
     format!("A {} \u{2192} B {}{unit}", t(0), t(1))
@@ -282,9 +286,9 @@ pub(super) fn differences(c: &Comparison) -> String {
     let differ: Vec<&Row> = c
         .rows
         .iter()
-        .filter(|r| r.kind == "info" && r.verdicts.contains(&Verdict::Different))
+        .filter(|r| r.kind == RowKind::Info && r.verdicts.contains(&Verdict::Different))
         .collect();
-    let same = c.rows.iter().filter(|r| r.kind == "info").count() - differ.len();
+    let same = c.rows.iter().filter(|r| r.kind == RowKind::Info).count() - differ.len();
     out.push_str("<h2>Information lines</h2>\n");
     if !differ.is_empty() {
         out.push_str("<table class=\"differ\">\n<tr><th>line</th><th>A</th><th>B</th></tr>\n");
@@ -294,7 +298,7 @@ pub(super) fn differences(c: &Comparison) -> String {
                 out,
                 "<tr><td>{} <span class=\"unit\">{}</span></td><td>{}</td><td>{}</td></tr>",
                 esc(&r.label),
-                esc(&r.section),
+                esc(&r.section.title()),
                 esc(&t(0)),
                 esc(&t(1))
             );

@@ -3,11 +3,14 @@
 
 use super::svg::{domain, esc, si, swarm, ticks, LogScale};
 use super::*;
-use crate::compare::comparison::{ReportInfo, Row};
-use crate::compare::facts::Better;
+use crate::compare::comparison::Row;
+use crate::compare::comparison::RowKind;
+use crate::compare::fact::{Better, Section, Unit};
 use crate::compare::fleet::{outliers, FleetColumn, FleetRow, FleetTable};
+use crate::compare::sides::ReportInfo;
 use crate::compare::sides::Side;
 use crate::compare::verdict::{Judged, Verdict};
+use crate::model::BlockSize;
 use crate::stats::{RatioInterval, RunsNeeded, Spread};
 
 fn info(name: &str, file: &str) -> ReportInfo {
@@ -67,12 +70,12 @@ fn fleet() -> Comparison {
             columns: vec![
                 FleetColumn {
                     name: "CPU 1 job",
-                    unit: "loop/job/s",
+                    unit: Unit::LoopsPerJobPerSecond,
                     better: Better::Higher,
                 },
                 FleetColumn {
                     name: "4k R 1j lat",
-                    unit: "µs",
+                    unit: Unit::Microseconds,
                     better: Better::Lower,
                 },
             ],
@@ -84,11 +87,11 @@ fn fleet() -> Comparison {
 
 fn figure_row(label: &str, a: f64, b: f64, verdict: Verdict) -> Row {
     Row {
-        section: "Storage bandwidth - 4k blocks".into(),
+        section: Section::StorageLines(BlockSize::K4),
         label: label.into(),
-        kind: "figure",
+        kind: RowKind::Figure,
         better: Some(Better::Higher),
-        unit: Some("IO/s"),
+        unit: Some(Unit::IoPerSecond),
         values: vec![Some(a), Some(b)],
         texts: vec![Some(format!("{a}")), Some(format!("{b}"))],
         marks: vec![Vec::new(), Vec::new()],
@@ -130,8 +133,8 @@ fn judged(ratio: f64, lo: f64, hi: f64, words: &str) -> Option<Judged> {
 
 fn pair() -> Comparison {
     let mut host = figure_row("Host", 0.0, 0.0, Verdict::Different);
-    host.section = "Header".into();
-    host.kind = "info";
+    host.section = Section::Header;
+    host.kind = RowKind::Info;
     host.texts = vec![Some("a".into()), Some(EVIL.into())];
     let reports = vec![info("a", "a.txt"), info(EVIL, "<b>.json")];
     Comparison {
@@ -200,7 +203,7 @@ fn figures_no_report_has_are_named_once_without_a_strip() {
     for name in ["4k W 1j", "1M R 16j"] {
         t.columns.push(FleetColumn {
             name,
-            unit: "IO/s",
+            unit: Unit::IoPerSecond,
             better: Better::Higher,
         });
         t.median.push(None);

@@ -1,0 +1,438 @@
+//! What one report says on one line of a comparison, typed: a [`Fact`] is
+//! an information line or a figure, in a [`Section`]; a figure holds its
+//! direction, [`Unit`], kind, trials, the step's [`End`] and its
+//! [`Mark`]s. [`super::facts`] reads a report into them; nothing here
+//! reads a report or compares.
+
+use std::fmt;
+
+use serde::{Serialize, Serializer};
+
+use crate::conditions::{Mark, MarkKind};
+use crate::end::End;
+use crate::membw::dram::DramNote;
+use crate::model::BlockSize;
+pub use crate::stats::Better;
+use crate::stats::TrialValue;
+use crate::units::dd_rate;
+
+/// A section of a report, as compare lines its rows up: the report's own
+/// sections, and the `-x` ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Section {
+    /// The header: version, host, kernel, build, loop, limits.
+    Header,
+    /// `[ CPU info ]`.
+    CpuInfo,
+    /// `[ CPU loop ]`.
+    CpuLoop,
+    /// `[ Memory ]`.
+    Memory,
+    /// `[ Storage info ]`.
+    StorageInfo,
+    /// `[ Storage device stack ]`.
+    StorageStack,
+    /// What the storage sections measured (or why they were skipped).
+    StorageBandwidth,
+    /// `[ Storage bandwidth - 4k|1M blocks ]`: the lines of one block size.
+    StorageLines(BlockSize),
+    /// `-x`: the CPU loop's steal and the SMT probe.
+    ExtendedCpu,
+    /// `-x`: the DRAM runs.
+    ExtendedMemory,
+    /// `-x`: device details and latency percentiles.
+    ExtendedStorage,
+}
+
+impl Section {
+    /// The section's title, as the comparison prints it (without a device).
+    pub fn title(self) -> String {
+        match self {
+            Section::Header => "Header".into(),
+            Section::CpuInfo => "CPU info".into(),
+            Section::CpuLoop => "CPU loop".into(),
+            Section::Memory => "Memory".into(),
+            Section::StorageInfo => "Storage info".into(),
+            Section::StorageStack => "Storage device stack".into(),
+            Section::StorageBandwidth => "Storage bandwidth".into(),
+            Section::StorageLines(bs) => format!("Storage bandwidth - {} blocks", bs.label()),
+            Section::ExtendedCpu => "Extended: CPU".into(),
+            Section::ExtendedMemory => "Extended: Memory (DRAM, STREAM-like)".into(),
+            Section::ExtendedStorage => "Extended: Storage".into(),
+        }
+    }
+}
+
+impl fmt::Display for Section {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.title())
+    }
+}
+
+/// In the JSON, a section is its title.
+impl Serialize for Section {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.title())
+    }
+}
+
+/// The unit of a figure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Unit {
+    /// The CPU loop: loops per job and second.
+    LoopsPerJobPerSecond,
+    /// The memory bandwidth, bytes per second (printed as dd does).
+    BytesPerSecond,
+    /// A storage line's MB/s.
+    MegabytesPerSecond,
+    /// A storage line's I/O per second.
+    IoPerSecond,
+    /// A storage line's mean latency, µs.
+    MeanLatencyMicroseconds,
+    /// A latency percentile (`-x`), µs.
+    Microseconds,
+    /// A DRAM run (`-x`), GB/s.
+    GigabytesPerSecond,
+    /// A ratio (`-x`: the SMT probe).
+    Ratio,
+}
+
+impl Unit {
+    /// The unit as the report and the comparison print it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Unit::LoopsPerJobPerSecond => "loop/job/s",
+            Unit::BytesPerSecond => "B/s",
+            Unit::MegabytesPerSecond => "MB/s",
+            Unit::IoPerSecond => "IO/s",
+            Unit::MeanLatencyMicroseconds => "µs avg. lat.",
+            Unit::Microseconds => "µs",
+            Unit::GigabytesPerSecond => "GB/s",
+            Unit::Ratio => "x",
+        }
+    }
+
+    /// Whether a figure's text already says its unit: the memory
+    /// bandwidth prints as dd does (`30.9 GB/s`).
+    pub fn in_text(self) -> bool {
+        self == Unit::BytesPerSecond
+    }
+
+    /// The unit to write after a figure's text: none where the text says
+    /// it, `µs` for the mean latency.
+    pub fn after_text(self) -> &'static str {
+        match self {
+            Unit::BytesPerSecond => "",
+            Unit::MeanLatencyMicroseconds => "µs",
+            u => u.as_str(),
+        }
+    }
+
+    /// `v` as a report prints a figure of this unit: dd's rate for bytes
+    /// per second, else the integer.
+    pub fn text(self, v: f64) -> String {
+        if self.in_text() {
+            dd_rate(v.max(0.0) as u64, 1_000_000_000)
+        } else {
+            format!("{}", v.max(0.0) as u64)
+        }
+    }
+
+    /// `v` in a few characters, for the fleet table and page: `30.9 GB/s`
+    /// for bytes per second, else the integer.
+    pub fn short(self, v: f64) -> String {
+        if self.in_text() {
+            dd_rate(v.max(0.0) as u64, 1_000_000_001)
+        } else {
+            format!("{}", v.max(0.0) as u64)
+        }
+    }
+}
+
+impl fmt::Display for Unit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// In the JSON, a unit is as printed (`IO/s`).
+impl Serialize for Unit {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// What kind of figure a line holds: the kinds differ in how much they
+/// vary from run to run (see [`super::verdict::assumed_run_cv`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FigureKind {
+    /// A CPU loop step (loops/s per job).
+    CpuLoop,
+    /// The memory bandwidth (dd-like).
+    Memory,
+    /// A 4k storage line's MB/s or IO/s.
+    Storage4k,
+    /// A 1M storage line's MB/s or IO/s.
+    Storage1M,
+    /// A storage latency percentile (`-x`); a line's mean latency is of
+    /// its block size's kind, whose spread it shares.
+    Latency,
+}
+
+/// How a figure was measured: figures measured differently never compare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// Our CPU loop, of this definition (`loop v1`).
+    Loop(u32),
+    /// The bash original's CPU loop: bash iterations.
+    BashLoop,
+    /// Our latency column: the mean completion time of one I/O.
+    CompletionLatency,
+    /// The bash original's latency column: the device's queue time (ms)
+    /// divided by its I/O count, printed as µs.
+    BashQueueTime,
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Method::Loop(v) => write!(f, "loop v{v}"),
+            Method::BashLoop => f.write_str("bash loop"),
+            Method::CompletionLatency => f.write_str("completion latency"),
+            Method::BashQueueTime => f.write_str("bash queue time"),
+        }
+    }
+}
+
+/// What one report says on one line of the comparison.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fact {
+    /// A line of information (no figure).
+    Info(Info),
+    /// A figure.
+    Figure(Figure),
+}
+
+/// An information line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Info {
+    /// Its section.
+    pub section: Section,
+    /// The line's label.
+    pub label: String,
+    /// What it says.
+    pub text: String,
+}
+
+/// A figure: one line's measurement, with its trials and conditions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Figure {
+    /// Its section.
+    pub section: Section,
+    /// The line's label (with the unit when a line prints several).
+    pub label: String,
+    /// Which way is better.
+    pub better: Better,
+    /// The unit of `value`.
+    pub unit: Unit,
+    /// Its kind (how much it varies from run to run).
+    pub kind: FigureKind,
+    /// Every trial of it in this report (one, or the trials of
+    /// `--repeat`), each with the summary of its sub-interval samples when
+    /// it has them, and what distorted it.
+    pub trials: Vec<FactTrial>,
+    /// The figure, in its unit.
+    pub value: f64,
+    /// As printed.
+    pub text: String,
+    /// How the line's step ended: a step that did not run its whole time
+    /// has no figure to compare.
+    pub end: End,
+    /// The marks of the line (busy, steal, other I/O, cached...).
+    pub marks: Vec<Mark>,
+    /// Notes the report prints beside the figure that are not marks (a
+    /// DRAM run's threads not pinned, arrays that did not verify).
+    pub notes: Vec<DramNote>,
+    /// Why this figure cannot be compared with another report's whose
+    /// method differs (`loop v1`, `bash loop`).
+    pub method: Option<Method>,
+    /// The measurement a figure is one form of, when the report prints it
+    /// several ways (a storage line's MB/s, IO/s and mean latency): the
+    /// figures of one measurement count once in a comparison's family.
+    pub measure: Option<String>,
+}
+
+/// One trial of a figure, and the mark that distorted it, if one did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FactTrial {
+    /// Its value and samples.
+    pub trial: TrialValue,
+    /// The first of its marks that [`MarkKind::distorts`] a comparison.
+    pub distorted: Option<MarkKind>,
+}
+
+impl FactTrial {
+    /// A trial that nothing distorted.
+    pub fn clean(trial: TrialValue) -> FactTrial {
+        FactTrial {
+            trial,
+            distorted: None,
+        }
+    }
+}
+
+/// The mark among `marks` that distorts a comparison, if one does.
+pub fn distortion(marks: &[Mark]) -> Option<MarkKind> {
+    marks.iter().map(Mark::kind).find(|k| k.distorts())
+}
+
+impl Figure {
+    /// A figure of one clean trial, complete, without marks or method.
+    pub fn new(
+        section: Section,
+        label: impl Into<String>,
+        (better, unit, kind): (Better, Unit, FigureKind),
+        value: f64,
+        text: String,
+    ) -> Figure {
+        Figure {
+            section,
+            label: label.into(),
+            better,
+            unit,
+            kind,
+            trials: vec![FactTrial::clean(TrialValue::value(value))],
+            value,
+            text,
+            end: End::Complete,
+            marks: Vec::new(),
+            notes: Vec::new(),
+            method: None,
+            measure: None,
+        }
+    }
+
+    /// What the report prints beside the figure, in its order: how the
+    /// step ended, its marks, its notes (`interrupted`, `busy: ...`).
+    pub fn mark_words(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.end.text().into_iter().collect();
+        v.extend(self.marks.iter().map(Mark::text));
+        v.extend(self.notes.iter().map(|n| n.text().to_string()));
+        v
+    }
+}
+
+impl Fact {
+    /// An information line of `section`.
+    pub fn info(section: Section, label: impl Into<String>, text: impl Into<String>) -> Fact {
+        Fact::Info(Info {
+            section,
+            label: label.into(),
+            text: text.into(),
+        })
+    }
+
+    /// The line's section.
+    pub fn section(&self) -> Section {
+        match self {
+            Fact::Info(i) => i.section,
+            Fact::Figure(f) => f.section,
+        }
+    }
+
+    /// The line's label.
+    pub fn label(&self) -> &str {
+        match self {
+            Fact::Info(i) => &i.label,
+            Fact::Figure(f) => &f.label,
+        }
+    }
+
+    /// As printed.
+    pub fn text(&self) -> &str {
+        match self {
+            Fact::Info(i) => &i.text,
+            Fact::Figure(f) => &f.text,
+        }
+    }
+
+    /// The figure, for a figure.
+    pub fn figure(&self) -> Option<&Figure> {
+        match self {
+            Fact::Info(_) => None,
+            Fact::Figure(f) => Some(f),
+        }
+    }
+
+    /// The figure's value, for a figure.
+    pub fn value(&self) -> Option<f64> {
+        self.figure().map(|f| f.value)
+    }
+
+    /// What the report prints beside the line ([`Figure::mark_words`]).
+    pub fn mark_words(&self) -> Vec<String> {
+        self.figure().map(Figure::mark_words).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conditions::Mark;
+
+    #[test]
+    fn sections_and_units_read_as_the_report_prints_them() {
+        assert_eq!(
+            Section::StorageLines(BlockSize::M1).title(),
+            "Storage bandwidth - 1M blocks"
+        );
+        assert_eq!(Section::ExtendedStorage.to_string(), "Extended: Storage");
+        assert_eq!(
+            serde_json::to_string(&Section::StorageLines(BlockSize::K4)).unwrap(),
+            "\"Storage bandwidth - 4k blocks\""
+        );
+        assert_eq!(
+            serde_json::to_string(&Unit::IoPerSecond).unwrap(),
+            "\"IO/s\""
+        );
+        // dd's rate for bytes per second (a side's median as the text
+        // prints it; the fleet's short form as the table prints it), the
+        // integer for the others
+        assert_eq!(Unit::BytesPerSecond.text(30.9e9), "31 GB/s");
+        assert_eq!(Unit::BytesPerSecond.short(30.9e9), "30.9 GB/s");
+        assert_eq!(Unit::IoPerSecond.text(25000.7), "25000");
+        assert_eq!(Unit::MeanLatencyMicroseconds.after_text(), "µs");
+        assert_eq!(Unit::BytesPerSecond.after_text(), "");
+        assert_eq!(Unit::MegabytesPerSecond.after_text(), "MB/s");
+    }
+
+    #[test]
+    fn a_figure_prints_its_end_then_its_marks_then_its_notes() {
+        let mut f = Figure::new(
+            Section::Memory,
+            "Bandwidth",
+            (Better::Higher, Unit::BytesPerSecond, FigureKind::Memory),
+            1.0,
+            "1".into(),
+        );
+        assert!(f.mark_words().is_empty());
+        f.end = End::Interrupted;
+        f.marks = vec![Mark::Steal { percent: 12.0 }];
+        f.notes = vec![DramNote::NotPinned];
+        let words = f.mark_words();
+        assert_eq!(words.len(), 3, "{words:?}");
+        assert_eq!(words[0], "interrupted");
+        assert_eq!(words[1], f.marks[0].text());
+        assert_eq!(words[2], "threads not pinned");
+        assert_eq!(distortion(&f.marks), Some(MarkKind::Steal));
+        let fact = Fact::Figure(f);
+        assert_eq!((fact.section(), fact.value()), (Section::Memory, Some(1.0)));
+        let info = Fact::info(Section::Header, "Host", "vm");
+        assert_eq!(
+            (info.label(), info.text(), info.value()),
+            ("Host", "vm", None)
+        );
+        assert!(info.mark_words().is_empty());
+    }
+}
