@@ -95,6 +95,8 @@ pub trait TrialFigure {
     fn marks(&self) -> &[Mark];
     /// The step's marks, set from its trials'.
     fn set_marks(&mut self, marks: Vec<Mark>, in_trials: Vec<InTrials>);
+    /// The step's marks, to add one of its trials together (drift).
+    fn marks_mut(&mut self) -> &mut Vec<Mark>;
 }
 
 /// Σ wᵢ·xᵢ / Σ wᵢ, or the plain mean when no weight is positive.
@@ -158,6 +160,9 @@ impl TrialFigure for Measured<LoopStep, CpuConditions> {
     fn set_marks(&mut self, marks: Vec<Mark>, in_trials: Vec<InTrials>) {
         (self.marks, self.marks_in_trials) = (marks, in_trials);
     }
+    fn marks_mut(&mut self) -> &mut Vec<Mark> {
+        &mut self.marks
+    }
 }
 
 impl TrialFigure for Measured<DdBandwidth, MemoryConditions> {
@@ -185,6 +190,9 @@ impl TrialFigure for Measured<DdBandwidth, MemoryConditions> {
     }
     fn set_marks(&mut self, marks: Vec<Mark>, in_trials: Vec<InTrials>) {
         (self.marks, self.marks_in_trials) = (marks, in_trials);
+    }
+    fn marks_mut(&mut self) -> &mut Vec<Mark> {
+        &mut self.marks
     }
 }
 
@@ -226,6 +234,9 @@ impl TrialFigure for Measured<LineResult, LineConditions> {
     }
     fn set_marks(&mut self, marks: Vec<Mark>, in_trials: Vec<InTrials>) {
         (self.marks, self.marks_in_trials) = (marks, in_trials);
+    }
+    fn marks_mut(&mut self) -> &mut Vec<Mark> {
+        &mut self.marks
     }
 }
 
@@ -487,6 +498,7 @@ mod tests {
         busy.marks = vec![Mark::Busy {
             others_cpu_percent: 30.0,
             others_percent_of_needed: 15.0,
+            processes: Vec::new(),
         }];
         let r = Repeated::of_trials(trials(vec![
             timed(1.0, 1, End::Complete),

@@ -118,7 +118,7 @@ impl<'a> Run<'a> {
             .collect();
         for bs in blocks {
             self.emit(Item::BandwidthTitle(bs))?;
-            let mut rounds = Rounds::new(lines.len(), self.rounds());
+            let mut rounds = Rounds::new(lines.len(), self.rounds()).without_drift();
             let mut orders = Vec::new();
             let mut round = 1;
             while round <= rounds.last {

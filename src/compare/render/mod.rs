@@ -153,6 +153,17 @@ pub fn legend(c: &Comparison) -> Vec<String> {
             (EQUAL_WITHIN * 100.0).round()
         ));
     }
+    let drift = crate::conditions::MarkKind::Drift.word();
+    if c.rows
+        .iter()
+        .flat_map(|r| r.marks.iter().flatten())
+        .any(|m| m.starts_with(&format!("{drift} ")))
+    {
+        out.push(
+            "drift: the figure moved one way across that side's rounds of trials (credits running out, a host heating up, a neighbour arriving), so its verdict says how the host did over that run, not how it does now; rerun once it is steady."
+                .to_string(),
+        );
+    }
     out.extend(busy_legend(c));
     out
 }
