@@ -567,6 +567,7 @@ pub fn plan_lines(p: &Plan, r: &Report) -> Vec<String> {
     if !r.runs(Section::Io) {
         v.extend(limits_line(r));
         v.push(run_time_line(p, r));
+        v.extend(budget_line(p));
         return v;
     }
     v.push(format!("Directory : {}", p.dir));
@@ -604,7 +605,19 @@ pub fn plan_lines(p: &Plan, r: &Report) -> Vec<String> {
     }
     v.extend(limits_line(r));
     v.push(run_time_line(p, r));
+    v.extend(budget_line(p));
     v
+}
+
+/// `--budget`'s line of the plan: the budget, and its minimum (the first
+/// pass of trials, which the run time above is).
+fn budget_line(p: &Plan) -> Option<String> {
+    let (budget, min) = (p.budget_s?, p.budget_min_s.unwrap_or_default());
+    Some(format!(
+        "Budget    : {} (at least {}, the first pass; the rest adds trials where the figures are noisiest)",
+        human_duration(budget),
+        human_duration(min)
+    ))
 }
 
 #[cfg(test)]

@@ -42,7 +42,7 @@ impl<'a> Run<'a> {
         }
         self.emit(Item::CpuLoopTitle)?;
         let jobs = cpu_jobs(&self.sys);
-        let mut rounds = Rounds::new(jobs.len(), self.rounds());
+        let mut rounds = Rounds::new(jobs.len(), self.rounds(), self.budgeted());
         let mut round = 1;
         while round <= rounds.last {
             let order = self.round_order(jobs.len(), false);
@@ -62,6 +62,16 @@ impl<'a> Run<'a> {
                 }
             }
             round += 1;
+        }
+        self.spend(
+            &mut rounds,
+            StepKind::CpuLoop,
+            "CPU loop step",
+            |run, i, round| Some(run.cpu_trial(jobs[i], round)),
+        )?;
+        for step in rounds.ready() {
+            self.report.cpu_loop.push(step);
+            self.emit(Item::CpuStep(self.report.cpu_loop.len() - 1))?;
         }
         Ok(())
     }

@@ -3,8 +3,32 @@
 
 use std::time::Duration;
 
-use crate::model::trials::TrialFigure;
+use crate::model::trials::{BudgetStop, TrialFigure};
 use crate::model::{Repeated, RoundTrial};
+
+/// What is left of `--budget` beyond the first pass, shared out among the
+/// sections in proportion to their first pass's time, so that the CPU
+/// loop, which runs first, does not spend what the storage lines need;
+/// what a section leaves goes on to the next ones.
+pub(super) struct Budget {
+    /// Not yet spent.
+    pub(super) pool: Duration,
+    /// The first pass's time of the timed sections not yet run.
+    pub(super) first_left: Duration,
+}
+
+impl Budget {
+    /// A section whose first pass took `first` may spend this much.
+    pub(super) fn allowance(&mut self, first: Duration) -> Duration {
+        let share = if self.first_left <= first {
+            1.0
+        } else {
+            first.as_secs_f64() / self.first_left.as_secs_f64()
+        };
+        self.first_left = self.first_left.saturating_sub(first);
+        self.pool.mul_f64(share).min(self.pool)
+    }
+}
 
 /// Time left in the run, for the progress display: the timed runs (every
 /// trial of every step) not yet started.
@@ -33,16 +57,50 @@ pub(super) struct Rounds<M> {
     repeat: u32,
     /// Steps handed out so far.
     done: usize,
+    /// With `--budget`: nothing is handed out until the added trials have
+    /// run ([`Rounds::release`]).
+    hold: bool,
+    /// Why each step got no more trials, once released under `--budget`.
+    stops: Vec<Option<BudgetStop>>,
 }
 
 impl<M: TrialFigure + Clone> Rounds<M> {
-    pub(super) fn new(steps: usize, repeat: u32) -> Self {
+    /// `hold`: the section spends a budget after its rounds.
+    pub(super) fn new(steps: usize, repeat: u32, hold: bool) -> Self {
         Rounds {
             trials: vec![Vec::new(); steps],
             last: repeat,
             repeat,
             done: 0,
+            hold,
+            stops: vec![None; steps],
         }
+    }
+
+    /// Whether every round ran (no Ctrl-C cut them).
+    pub(super) fn whole(&self) -> bool {
+        self.last == self.repeat
+    }
+
+    /// Each step's trial rates so far.
+    pub(super) fn rates(&self) -> Vec<Vec<f64>> {
+        self.trials
+            .iter()
+            .map(|t| t.iter().map(|t| t.step.main_figure()).collect())
+            .collect()
+    }
+
+    /// The round of step `i`'s next trial: after its last.
+    pub(super) fn next_round(&self, i: usize) -> u32 {
+        self.trials[i].last().map_or(1, |t| t.round + 1)
+    }
+
+    /// The budget's trials have run: every step may be handed out, with
+    /// why it got no more (`stops`, in report order).
+    pub(super) fn release(&mut self, stops: Vec<BudgetStop>) {
+        self.hold = false;
+        self.stops = stops.into_iter().map(Some).collect();
+        self.stops.resize(self.trials.len(), None);
     }
 
     /// Step `i` ran in `round`.
@@ -59,15 +117,23 @@ impl<M: TrialFigure + Clone> Rounds<M> {
     /// not handed out yet. Without `--repeat`, a step is its one run.
     pub(super) fn ready(&mut self) -> Vec<Repeated<M>> {
         let mut out = Vec::new();
+        if self.hold {
+            return out;
+        }
+        let released = self.stops.iter().any(Option::is_some);
         while let Some(t) = self.trials.get_mut(self.done) {
-            if t.last().map(|t| t.round) != Some(self.last) {
+            let last_ran = t.last().map(|t| t.round) == Some(self.last);
+            if t.is_empty() || !(last_ran || released) {
                 break;
             }
             let trials = std::mem::take(t);
-            out.push(match self.repeat {
-                1 => Repeated::once(trials.into_iter().next().expect("one trial").step),
-                _ => Repeated::of_trials(trials),
-            });
+            let mut step = if self.repeat == 1 && trials.len() == 1 {
+                Repeated::once(trials.into_iter().next().expect("one trial").step)
+            } else {
+                Repeated::of_trials(trials)
+            };
+            step.budget_stop = self.stops[self.done];
+            out.push(step);
             self.done += 1;
         }
         out
@@ -95,7 +161,7 @@ mod tests {
 
     #[test]
     fn a_step_is_handed_out_when_its_last_round_has_run_in_report_order() {
-        let mut r = Rounds::new(3, 2);
+        let mut r = Rounds::new(3, 2, false);
         // Round 1, in the order 2, 0, 1: nothing is done.
         for i in [2, 0, 1] {
             r.add(i, 1, cpu(i as f64));
@@ -116,7 +182,7 @@ mod tests {
 
     #[test]
     fn a_cut_makes_its_round_the_last() {
-        let mut r = Rounds::new(2, 3);
+        let mut r = Rounds::new(2, 3, false);
         r.add(1, 1, cpu(1.0));
         r.add(0, 1, cpu(2.0));
         r.add(0, 2, cpu(3.0));
@@ -127,13 +193,46 @@ mod tests {
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].trials.len(), 2);
         // Without --repeat: the one run, no trials.
-        let mut r = Rounds::new(1, 1);
+        let mut r = Rounds::new(1, 1, false);
         r.add(0, 1, cpu(5.0));
         let out = r.ready();
         assert!(out[0].trials.is_empty() && out[0].median_trial.is_none());
         // No run at all (the memory step failed in round 1): no step.
-        let mut r: Rounds<CpuTrial> = Rounds::new(1, 2);
+        let mut r: Rounds<CpuTrial> = Rounds::new(1, 2, false);
         r.cut(0);
         assert!(r.ready().is_empty());
+    }
+
+    #[test]
+    fn under_a_budget_steps_wait_for_their_added_trials() {
+        let mut r = Rounds::new(2, 1, true);
+        r.add(1, 1, cpu(1.0));
+        r.add(0, 1, cpu(2.0));
+        assert!(r.ready().is_empty(), "held");
+        assert_eq!(r.rates(), [vec![2.0], vec![1.0]]);
+        assert_eq!(r.next_round(0), 2);
+        r.add(0, 2, cpu(4.0));
+        assert!(r.whole());
+        r.release(vec![BudgetStop::BudgetSpent, BudgetStop::WithinTarget]);
+        let out = r.ready();
+        assert_eq!(out.len(), 2);
+        assert_eq!(
+            out[0].trials.len(),
+            2,
+            "the added trial is one of its trials"
+        );
+        assert_eq!(out[0].loops_per_s_mean, 3.0);
+        assert_eq!(out[0].budget_stop, Some(BudgetStop::BudgetSpent));
+        assert!(out[1].trials.is_empty(), "one trial in all: the plain step");
+        assert_eq!(out[1].budget_stop, Some(BudgetStop::WithinTarget));
+        // The shares of the budget: in proportion to the first passes.
+        let s = Duration::from_secs;
+        let mut b = Budget {
+            pool: s(60),
+            first_left: s(30),
+        };
+        assert_eq!(b.allowance(s(10)), s(20));
+        b.pool -= s(5);
+        assert_eq!(b.allowance(s(20)), s(55), "the last takes what is left");
     }
 }
