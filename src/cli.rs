@@ -699,17 +699,7 @@ pub fn parse_budget(s: &str) -> Result<Duration, String> {
              followed by s, m or h (90s, 10m, 1h), at most 24h"
         )
     };
-    let unit = match s.chars().last() {
-        Some('s') => 1,
-        Some('m') => 60,
-        Some('h') => 3600,
-        _ => return Err(bad()),
-    };
-    let digits = &s[..s.len() - 1];
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(bad());
-    }
-    match digits.parse::<u64>().ok().and_then(|n| n.checked_mul(unit)) {
+    match crate::model::forms::budget::parse(s) {
         Some(secs) if (1..=MAX_BUDGET_S).contains(&secs) => Ok(Duration::from_secs(secs)),
         _ => Err(bad()),
     }

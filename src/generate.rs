@@ -501,8 +501,9 @@ fn trials(r: &mut Roff) {
          t interval on its log trial rates is widest against the 5 % margin of compare, until \
          each step is within 2 %, has 60 trials, or the section's share of the budget (in \
          proportion to its first pass; what one leaves goes to the next) cannot pay for \
-         another. The text prints the rate over all of a step's trials; the JSON says what \
-         stopped each step (budget_stop).",
+         another. The text prints the rate over all of a step's trials and the Run line names \
+         the budget (loop delay 30 s in 6 trials, budget 20m); the JSON says what stopped \
+         each step (budget_stop).",
     )]);
 }
 

@@ -404,7 +404,19 @@ fn the_run_line_reads_back_its_trials() {
     assert_eq!(r.dir.as_deref(), Some("/var/tmp"));
     assert_eq!(quickbench::report::text::render(&r), text);
     let r = read_text("b.txt", &header("loop delay 2.5 s, /srv, date unknown")).unwrap();
-    assert_eq!(r.repeat, 1);
+    assert_eq!((r.repeat, r.budget_s), (1, None));
+    // `--budget` as typed, after the trials, before the directory.
+    let text = header("loop delay 30 s in 6 trials, budget 20m, /srv (xfs on sdb), date unknown");
+    let r = read_text("d.txt", &text).unwrap();
+    assert_eq!((r.trials_per_delay, r.budget_s), (6, Some(1200.0)));
+    assert_eq!(r.dir.as_deref(), Some("/srv"));
+    assert_eq!(quickbench::report::text::render(&r), text);
+    let r = read_text(
+        "e.txt",
+        &header("loop delay 1 s, budget 90s, /srv, date unknown"),
+    )
+    .unwrap();
+    assert_eq!((r.budget_s, r.dir.as_deref()), (Some(90.0), Some("/srv")));
     for bad in [
         "loop delay 30 s × 1 trials, /var/tmp, date unknown",
         "loop delay 30 s × x trials, /var/tmp, date unknown",

@@ -331,8 +331,13 @@ pub fn run_line(r: &Report) -> Option<String> {
         (1, k) => format!(" in {k} trials"),
         (n, k) => format!(" {TRIALS_SIGN} {n} in {} trials", n * k),
     };
+    // `--budget`, as typed: the trials above are the first pass's.
+    let budget = r
+        .budget_s
+        .map(|b| format!(", budget {}", crate::model::forms::budget::render(b as u64)))
+        .unwrap_or_default();
     Some(format!(
-        "Run       : loop delay {delay} s{trials}, {place}, {date}"
+        "Run       : loop delay {delay} s{trials}{budget}, {place}, {date}"
     ))
 }
 
