@@ -541,6 +541,17 @@ fn the_stand_in_spends_a_budget_where_the_trials_are_widest() {
             .collect();
         assert_eq!(rounds, [1, 2, 3, 4, 5], "added trials after the first pass");
     }
+    // The report reads back: more trials than the first pass asked are
+    // the budget's, not a fault.
+    let f = dir.path().join("budget.json");
+    std::fs::write(&f, serde_json::to_vec(&doc).unwrap()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_quickbench"))
+        .arg("compare")
+        .args([&f, &f])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
     // The least budget (the first pass, whole seconds): no trial added.
     let cpu = steps.len();
     let min = format!("{cpu}s");
