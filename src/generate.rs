@@ -424,13 +424,22 @@ fn description() -> Roff {
         )),
     ]);
     r.control("PP", []);
-    r.text([roman(
+    let marks: Vec<&str> = crate::conditions::MarkKind::ALL
+        .iter()
+        .map(|k| k.word())
+        .collect();
+    r.text([roman(format!(
         "Only the report goes to standard output; progress, warnings and errors go \
          to standard error, so a redirected report is clean. A figure that another \
-         workload disturbed gets a mark after its line (busy, steal, throttled, \
-         other I/O, cached), and standard error says what to do. One Ctrl-C ends \
-         the step in progress and the report goes on; two within 2 s abort.",
-    )]);
+         workload or the hardware's own limits disturbed gets a mark after its line \
+         ({}), and standard error says what to do. The CPUs' clock is measured by \
+         timing two chains of dependent instructions (x86-64 only) before the CPU \
+         loop and after each of its steps; the frequency settings of cpufreq are \
+         read, and a governor, a cap or boost off is warned about with the file to \
+         change. One Ctrl-C ends the step in progress and the report goes on; two \
+         within 2 s abort.",
+        marks.join(", ")
+    ))]);
     r
 }
 

@@ -1060,8 +1060,7 @@ fn busy_trials_are_left_out_and_a_side_of_busy_trials_reads_distorted() {
     let text = compare_text(&[&a, &b], &[("COLUMNS", "200")]);
     let line = text.lines().find(|l| l.starts_with(" 1 // jobs")).unwrap();
     assert!(
-        line.contains("(busy: other processes used 95 % of a CPU)")
-            && line.ends_with("~ x0.50 distorted: busy"),
+        line.contains("(busy 95 %)") && line.ends_with("~ x0.50 distorted: busy"),
         "{line}"
     );
     // one note says which side to rerun, and how; none when no side is busy
@@ -1128,4 +1127,32 @@ fn the_trials_of_repeat_are_a_sides_trials() {
         }),
         "{w:?}"
     );
+}
+
+/// A step marked drift keeps its verdict, and the legend says what the
+/// mark means for it; without a drift mark, no such line.
+#[test]
+fn a_drift_mark_is_explained_in_the_legend() {
+    let d = tempfile::tempdir().unwrap();
+    let golden = include_str!("golden/whole-report-lvm-luks-md-repeat3.txt")
+        .replace("<date>", "2026-12-07 16:00 UTC");
+    let a = d.path().join("a.txt");
+    let b = d.path().join("b.txt");
+    fs::write(&a, &golden).unwrap();
+    fs::write(
+        &b,
+        golden.replace(
+            " 2 // jobs :  403997980 loop/job/s\n",
+            " 2 // jobs :  403997980 loop/job/s (drift -30 %)\n",
+        ),
+    )
+    .unwrap();
+    let t = compare_text(&[&a, &b], &[("NO_COLOR", "1")]);
+    assert!(t.contains("(drift -30 %)"), "{t}");
+    assert!(
+        t.contains("drift: the figure moved one way across that side's rounds of trials"),
+        "{t}"
+    );
+    let plain = compare_text(&[&a, &a], &[("NO_COLOR", "1")]);
+    assert!(!plain.contains("drift:"), "{plain}");
 }

@@ -7,9 +7,11 @@ use quickbench::blockdev::BlockStat;
 use quickbench::blockdev::DiskRow;
 use quickbench::conditions::io::DeviceIoShare;
 use quickbench::conditions::load::CpuLoad;
+use quickbench::conditions::procs::ProcessShare;
 use quickbench::conditions::reach::{Reach, ReachVerdict};
-use quickbench::conditions::{Clock, StepLoad};
+use quickbench::conditions::{Clock, ProbedClock, StepLoad};
 use quickbench::conditions::{Mark, MarkKind, Measured};
+use quickbench::cpu_loop::mhz::{ClockProbe, CpuMhz, ProbeStatus};
 use quickbench::cpu_loop::smt::{SmtPlan, SmtProbe};
 use quickbench::cpu_loop::LoopStep;
 use quickbench::dd_io::{Direction, LineResult};
@@ -398,6 +400,38 @@ fn extended(rng: &mut Rng, r: &mut Report) {
         s.conditions.load = step_load(rng);
         s.figure.samples = samples(rng, s.loops_per_s_mean);
     }
+    // The measured clock: every step probed, or none (the line is then
+    // left out); each probe as the text keeps it (one CPU at the mean).
+    if rng.coin() {
+        let unknown = rng.below(5) == 0;
+        let probe = |rng: &mut Rng| {
+            let mhz = (!unknown && rng.below(6) != 0).then(|| 400.0 + rng.below(6000) as f64);
+            ClockProbe {
+                cpus: mhz
+                    .map(|m| CpuMhz {
+                        cpu: 0,
+                        add_chain_mhz: m,
+                        imul_chain_mhz: m,
+                        mhz: Some(m),
+                    })
+                    .into_iter()
+                    .collect(),
+                status: match (mhz, unknown) {
+                    (Some(_), _) => ProbeStatus::Measured,
+                    (None, true) => ProbeStatus::UnknownArchitecture,
+                    (None, false) => ProbeStatus::NotCalibrated,
+                },
+                elapsed_ns: 0,
+            }
+        };
+        let cold = probe(rng);
+        for s in &mut r.cpu_loop {
+            s.conditions.probe = Some(ProbedClock {
+                cold: cold.clone(),
+                hot: probe(rng),
+            });
+        }
+    }
     if let Some(bw) = r.memory.as_mut().and_then(|m| m.dd_bandwidth.as_mut()) {
         bw.conditions.load = step_load(rng);
         let figure = bw.bytes_per_s();
@@ -576,6 +610,18 @@ fn marks(rng: &mut Rng) -> Vec<Mark> {
                 MarkKind::Busy => Mark::Busy {
                     others_cpu_percent: rng.below(400) as f64,
                     others_percent_of_needed: 0.0,
+                    processes: (0..rng.below(4))
+                        .map(|_| ProcessShare {
+                            pid: 0,
+                            comm: if rng.coin() {
+                                rng.name()
+                            } else {
+                                rng.pick(&["kworker/0:1H", "qb-spinner", "Web Content", "(sd-pam)"])
+                                    .replace(['(', ')'], "_")
+                            },
+                            cpu_percent: 0.0,
+                        })
+                        .collect(),
                 },
                 MarkKind::Steal => Mark::Steal {
                     percent: rng.below(100) as f64,
@@ -591,6 +637,20 @@ fn marks(rng: &mut Rng) -> Vec<Mark> {
                     devices: rng.name(),
                     percent: rng.below(500) as f64 / 10.0,
                     reads: rng.coin(),
+                },
+                MarkKind::Clock => Mark::Clock {
+                    percent: -(rng.below(60) as f64) - 5.0,
+                },
+                MarkKind::BelowMaxClock => Mark::BelowMaxClock {
+                    percent: rng.below(100) as f64,
+                },
+                MarkKind::ThermalThrottled => Mark::ThermalThrottled { events: 0 },
+                MarkKind::Swapping => Mark::Swapping {
+                    pages_in: rng.below(100_000),
+                    pages_out: rng.below(100_000),
+                },
+                MarkKind::Drift => Mark::Drift {
+                    percent: rng.below(120) as f64 - 60.0,
                 },
             },
         )

@@ -4,7 +4,10 @@
 //! process's own CPU time (`/proc/self/stat` utime + stime, all threads)
 //! when a step starts and when it ends, the cgroup's throttling counters
 //! under a quota ([`ThrottleSampler`]) and, for a CPU loop step, the CPUs'
-//! clock ([`super::clock`]); [`cpu_load`] is the pure
+//! clock ([`super::clock`]); besides, the other processes' CPU time
+//! ([`super::procs`]), the swap counters of `/proc/vmstat`, the CPUs'
+//! thermal throttling counters and cpufreq's `time_in_state`
+//! ([`crate::sysinfo::cpufreq`]); [`cpu_load`] is the pure
 //! arithmetic: other processes' CPU time on the CPUs the step used, and
 //! steal. Both files count in USER_HZ clock ticks
 //! (`sysconf(_SC_CLK_TCK)`, 100 on every mainstream kernel). The runner
@@ -19,8 +22,11 @@ use serde::{Deserialize, Serialize};
 use super::clock::{Clock, ClockReader};
 use super::io::DeviceIoShare;
 use super::percent;
+use super::procs::{busiest, ProcSnapshot, ProcessShare};
 use crate::sysinfo::cgroup::{CgroupLimits, Throttle, ThrottleSampler};
+use crate::sysinfo::cpufreq::{ThermalCounts, TimeInState};
 use crate::sysinfo::procstat::{parse_proc_stat, CpuTimes, ProcStat};
+use crate::sysinfo::vmstat::{read_vmstat, SwapDelta, Vmstat};
 use crate::Sysroot;
 
 /// `/proc/stat` rounds each field of each CPU down to a clock tick when it
@@ -228,6 +234,24 @@ pub struct StepLoad {
     pub throttled_percent_of_needed: Option<f64>,
     /// Per device of a storage line: the I/O that was not ours.
     pub io: Vec<DeviceIoShare>,
+    /// The other processes that used the most CPU time during the step,
+    /// busiest first (at most [`super::procs::KEPT`]): who kept the host
+    /// busy.
+    #[serde(default)]
+    pub processes: Vec<ProcessShare>,
+    /// Pages swapped in and out and major faults during the step
+    /// (`/proc/vmstat`, the whole host).
+    #[serde(default)]
+    pub swap: Option<SwapDelta>,
+    /// Thermal throttling events of the step's CPUs (their
+    /// `thermal_throttle` core and package counters), where they exist.
+    #[serde(default)]
+    pub thermal_events: Option<u64>,
+    /// Share of the step's time its CPUs' cpufreq policies spent below
+    /// their highest listed frequency (`stats/time_in_state`), percent;
+    /// only for a step that loaded every CPU it may use.
+    #[serde(default)]
+    pub below_max_clock_percent: Option<f64>,
 }
 
 /// What one [`Sampler`] saw around its step.
@@ -252,6 +276,10 @@ pub struct Sampler {
     first: LoadSnapshot,
     throttle: Option<ThrottleSampler>,
     clock: Option<ClockReader>,
+    procs: ProcSnapshot,
+    vmstat: Option<Vmstat>,
+    thermal: Option<ThermalCounts>,
+    time_in_state: TimeInState,
     t0: Instant,
     ticks_per_s: u64,
 }
@@ -261,10 +289,17 @@ impl Sampler {
     /// usable CPU list; empty for all), under the cgroup `limits`.
     pub fn start(sys: &Sysroot, cpus: &[u32], limits: &CgroupLimits) -> anyhow::Result<Self> {
         let throttle = ThrottleSampler::start(sys, limits);
+        let first = LoadSnapshot::take(sys)?;
+        let all: Vec<u32> = first.per_cpu.iter().map(|(c, _)| *c).collect();
+        let step_cpus = if cpus.is_empty() { &all[..] } else { cpus };
         Ok(Sampler {
             sys: sys.clone(),
             cpus: cpus.to_vec(),
-            first: LoadSnapshot::take(sys)?,
+            procs: ProcSnapshot::take(sys, std::process::id()),
+            vmstat: read_vmstat(sys),
+            thermal: ThermalCounts::read(sys, step_cpus),
+            time_in_state: TimeInState::read_all(sys, step_cpus),
+            first,
             throttle,
             clock: None,
             t0: Instant::now(),
@@ -307,6 +342,35 @@ impl Sampler {
         // The same bound on the CPUs needed as the CPU figures use.
         let needed = cpu.as_ref().map_or(needed_cpus, |c| c.needed_cpus);
         let steal = cpu.as_ref().map_or(0.0, |c| c.steal_percent);
+        let all: Vec<u32> = self.first.per_cpu.iter().map(|(c, _)| *c).collect();
+        let step_cpus = if self.cpus.is_empty() {
+            &all[..]
+        } else {
+            &self.cpus[..]
+        };
+        let processes = busiest(
+            &self.procs,
+            &ProcSnapshot::take(&self.sys, std::process::id()),
+            elapsed_ns,
+            self.ticks_per_s,
+        );
+        let swap = self
+            .vmstat
+            .zip(read_vmstat(&self.sys))
+            .and_then(|(a, b)| a.delta(&b));
+        let thermal_events = self
+            .thermal
+            .zip(ThermalCounts::read(&self.sys, step_cpus))
+            .map(|(a, b)| a.events_since(&b));
+        // Idle CPUs rightly clock down: only a step that loads them all
+        // says something by running below the maximum.
+        let full_load = needed_cpus >= step_cpus.len() as f64;
+        let below_max_clock_percent = full_load
+            .then(|| {
+                self.time_in_state
+                    .below_max_percent(&TimeInState::read_all(&self.sys, step_cpus))
+            })
+            .flatten();
         Sample {
             clock: self.clock.map(|c| c.finish(steal)),
             load: StepLoad {
@@ -315,6 +379,10 @@ impl Sampler {
                 cpu,
                 throttle,
                 io: Vec::new(),
+                processes,
+                swap,
+                thermal_events,
+                below_max_clock_percent,
             },
         }
     }
@@ -378,7 +446,7 @@ mod tests {
         assert_eq!(l.own_ns, 1_990_000_000);
         assert_eq!(l.others_ns, 0);
         assert_eq!(l.own_percent_of_needed, 99.5);
-        assert!(Mark::busy(&l).is_none() && Mark::steal(&l).is_none());
+        assert!(Mark::busy(&l, &[]).is_none() && Mark::steal(&l).is_none());
     }
 
     #[test]
@@ -391,10 +459,11 @@ mod tests {
         assert_eq!(l.others_cpu_percent, 48.0);
         assert_eq!(l.others_percent_of_needed, 24.0);
         assert_eq!(
-            Mark::busy(&l),
+            Mark::busy(&l, &[]),
             Some(Mark::Busy {
                 others_cpu_percent: 48.0,
-                others_percent_of_needed: 24.0
+                others_percent_of_needed: 24.0,
+                processes: Vec::new(),
             })
         );
     }
@@ -422,12 +491,12 @@ mod tests {
         assert_eq!(l.cpus_counted, vec![0, 1]);
         assert_eq!(l.others_ns, 20_000_000);
         assert_eq!(l.others_percent_of_needed, 2.0);
-        assert!(Mark::busy(&l).is_none());
+        assert!(Mark::busy(&l, &[]).is_none());
         // All CPUs when none is given.
         let l = cpu_load(&a, &b, &[], 1.0, HZ).unwrap();
         assert_eq!(l.cpus_counted, vec![0, 1, 2]);
         assert_eq!(l.needed_cpus, 1.0);
-        assert!(Mark::busy(&l).is_some());
+        assert!(Mark::busy(&l, &[]).is_some());
     }
 
     #[test]
@@ -465,7 +534,7 @@ mod tests {
         assert_eq!(l.needed_cpus, 2.0);
         assert_eq!(l.others_ns, 0);
         assert!((l.own_percent_of_needed - 101.5).abs() < 1e-9, "{l:?}");
-        assert!(Mark::busy(&l).is_none());
+        assert!(Mark::busy(&l, &[]).is_none());
     }
 
     #[test]
@@ -507,7 +576,7 @@ mod tests {
         assert_eq!(l.others_ns, 40_000_000);
         assert_eq!(l.resolution_ns, 60_000_000);
         assert!(l.others_percent_of_needed > BUSY_PERCENT_OF_NEEDED);
-        assert!(Mark::busy(&l).is_none());
+        assert!(Mark::busy(&l, &[]).is_none());
     }
 
     #[test]

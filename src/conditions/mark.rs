@@ -1,5 +1,5 @@
 //! The marks: what distorted a figure, printed after its line as
-//! `(busy: other processes used 48 % of a CPU)`.
+//! `(busy 48 %: cc1plus, cargo)`.
 //!
 //! What a mark is lives here: the threshold that earns it and why, the
 //! decision, its text, how that text reads back ([`Mark::parse`], for
@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::io::DeviceIoShare;
 use super::load::{CpuLoad, StepLoad};
+use super::procs::ProcessShare;
 use super::reach::{Reach, ReachVerdict};
 use crate::dd_io::Direction;
 
@@ -61,6 +62,36 @@ pub const OTHER_IO_MIN_REQUESTS: u64 = 16;
 /// in the split allowance of the request count, so bytes must be enough.
 pub const OTHER_IO_MIN_BYTES: u64 = 4 << 20;
 
+/// A CPU step whose measured clock right after it is this much (percent)
+/// or more below the clock measured before the first CPU step is marked
+/// `clock -N %`: the same 5 % as the CPU loop's run-to-run spread
+/// (benches/foundation.sh), which the probe's own spread (under 3 %,
+/// benches/README.md) stays inside.
+pub const CLOCK_DROP_PERCENT: f64 = 5.0;
+
+/// A step that loaded every CPU and whose cpufreq policies spent more than
+/// this share of it below their highest frequency is marked. A governor
+/// that clocks up under load (ondemand samples every 10-100 ms) spends
+/// at most a tenth of a 1-s step climbing; more than a quarter is a cap,
+/// a power limit or a governor that holds the clock down.
+pub const BELOW_MAX_CLOCK_PERCENT: f64 = 25.0;
+
+/// Swapped pages (in plus out) during a memory or storage step above this
+/// many mark it: 256 pages (1 MiB at 4 KiB) is a daemon's page coming back
+/// after a night of sleep, more is memory pressure, which takes the CPU
+/// and the disk from the step.
+pub const SWAPPED_PAGES: u64 = 256;
+
+/// A section's trend across the rounds of `--repeat` is a drift when the
+/// seasonal Mann–Kendall test ([`crate::stats::trend`]) gives p below
+/// this...
+pub const DRIFT_P: f64 = 0.05;
+
+/// ... and the step's last rounds differ from its first by at least this
+/// much (percent): the CPU loop's run-to-run spread, 5 %; a significant
+/// trend smaller than that changes no comparison.
+pub const DRIFT_PERCENT: f64 = 5.0;
+
 /// The kinds of step the runner samples, as far as marks are concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
@@ -77,7 +108,8 @@ pub enum Step {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Mark {
     /// Other processes ran on the CPUs the step used, e.g.
-    /// `(busy: other processes used 48 % of a CPU)`.
+    /// `(busy 48 %: cc1plus, cargo)` (before: `(busy: other processes
+    /// used 48 % of a CPU)`, still read).
     Busy {
         /// Their CPU time over the step's elapsed time, in percent of one
         /// CPU (100 = one whole CPU, may exceed 100).
@@ -86,6 +118,10 @@ pub enum Mark {
         /// (what the threshold [`BUSY_PERCENT_OF_NEEDED`] applies to; not
         /// printed, so 0 when read back from text).
         others_percent_of_needed: f64,
+        /// The busiest other processes during the step, busiest first:
+        /// their names are printed (pids and shares read back as 0).
+        #[serde(default)]
+        processes: Vec<ProcessShare>,
     },
     /// The hypervisor stole CPU time, e.g. `(steal 12 %)`.
     Steal {
@@ -116,6 +152,39 @@ pub enum Mark {
         /// Reads (true) or writes.
         reads: bool,
     },
+    /// The CPUs' measured clock right after the step was below the one
+    /// measured before the CPU loop, e.g. `(clock -12 %)`.
+    Clock {
+        /// Hot over cold, minus 1, percent (negative).
+        percent: f64,
+    },
+    /// The cpufreq policies ran below their highest frequency for much of
+    /// a full-load step, e.g. `(below max clock 64 % of the time)`.
+    BelowMaxClock {
+        /// Share of the step's time below the maximum, percent.
+        percent: f64,
+    },
+    /// The CPUs' thermal throttling counters moved during the step:
+    /// `(thermal throttled)`.
+    ThermalThrottled {
+        /// Throttling events counted (not printed: 0 when read back).
+        events: u64,
+    },
+    /// Pages moved to or from swap during the step, e.g.
+    /// `(swapping: 120 pages in, 4000 out)`.
+    Swapping {
+        /// Pages swapped in.
+        pages_in: u64,
+        /// Pages swapped out.
+        pages_out: u64,
+    },
+    /// The step's figure moved one way across the rounds of `--repeat`,
+    /// e.g. `(drift -30 %)`: its last rounds against its first.
+    Drift {
+        /// Median of the last half of the trials over the median of the
+        /// first half, minus 1, percent.
+        percent: f64,
+    },
 }
 
 /// A mark without its figures: what stderr explains and what the runner
@@ -132,16 +201,31 @@ pub enum MarkKind {
     OtherIo,
     /// [`Mark::Cached`].
     Cached,
+    /// [`Mark::Clock`].
+    Clock,
+    /// [`Mark::BelowMaxClock`].
+    BelowMaxClock,
+    /// [`Mark::ThermalThrottled`].
+    ThermalThrottled,
+    /// [`Mark::Swapping`].
+    Swapping,
+    /// [`Mark::Drift`].
+    Drift,
 }
 
 impl MarkKind {
     /// Every kind, in the order stderr explains them.
-    pub const ALL: [MarkKind; 5] = [
+    pub const ALL: [MarkKind; 10] = [
         MarkKind::Busy,
         MarkKind::Steal,
         MarkKind::Throttled,
         MarkKind::OtherIo,
         MarkKind::Cached,
+        MarkKind::Clock,
+        MarkKind::BelowMaxClock,
+        MarkKind::ThermalThrottled,
+        MarkKind::Swapping,
+        MarkKind::Drift,
     ];
 
     /// The kind's name in the JSON (`kind` of a mark).
@@ -152,6 +236,11 @@ impl MarkKind {
             MarkKind::Throttled => "throttled",
             MarkKind::OtherIo => "other_io",
             MarkKind::Cached => "cached",
+            MarkKind::Clock => "clock",
+            MarkKind::BelowMaxClock => "below_max_clock",
+            MarkKind::ThermalThrottled => "thermal_throttled",
+            MarkKind::Swapping => "swapping",
+            MarkKind::Drift => "drift",
         }
     }
 
@@ -164,6 +253,11 @@ impl MarkKind {
             MarkKind::Throttled => "throttled",
             MarkKind::OtherIo => "other I/O",
             MarkKind::Cached => "cached",
+            MarkKind::Clock => "clock",
+            MarkKind::BelowMaxClock => "below max clock",
+            MarkKind::ThermalThrottled => "thermal throttled",
+            MarkKind::Swapping => "swapping",
+            MarkKind::Drift => "drift",
         }
     }
 
@@ -176,10 +270,22 @@ impl MarkKind {
     /// one host would differ by them. The CPU quota and a cache are the
     /// host as configured: a container limited to 0.8 CPU is slower, and
     /// a comparison should say so (the mark shows why).
+    ///
+    /// Swapping is memory pressure from whatever else runs: passing, like
+    /// busy. The clock, the frequency limits and thermal throttling are
+    /// the hardware and its settings doing what they do under load: the
+    /// comparison should show them. A drift is a property of the step's
+    /// trials together, not of one trial: compare says in its legend that
+    /// a drifting side's interval covers a moving figure.
     pub fn distorts(self) -> bool {
         match self {
-            MarkKind::Busy | MarkKind::Steal | MarkKind::OtherIo => true,
-            MarkKind::Throttled | MarkKind::Cached => false,
+            MarkKind::Busy | MarkKind::Steal | MarkKind::OtherIo | MarkKind::Swapping => true,
+            MarkKind::Throttled
+            | MarkKind::Cached
+            | MarkKind::Clock
+            | MarkKind::BelowMaxClock
+            | MarkKind::ThermalThrottled
+            | MarkKind::Drift => false,
         }
     }
 
@@ -195,7 +301,15 @@ impl MarkKind {
                  benchmark): wait for it to finish, then rerun; compare leaves busy figures \
                  out of its verdicts",
             ),
-            MarkKind::Steal | MarkKind::Throttled | MarkKind::OtherIo | MarkKind::Cached => None,
+            MarkKind::Steal
+            | MarkKind::Throttled
+            | MarkKind::OtherIo
+            | MarkKind::Cached
+            | MarkKind::Clock
+            | MarkKind::BelowMaxClock
+            | MarkKind::ThermalThrottled
+            | MarkKind::Swapping
+            | MarkKind::Drift => None,
         }
     }
 
@@ -212,6 +326,22 @@ impl MarkKind {
             MarkKind::Cached => {
                 "cached (the device saw much less than was moved: a cache served the figure)"
             }
+            MarkKind::Clock => {
+                "clock (the CPUs' measured clock right after the step was below the one \
+                 measured before the CPU loop: thermal or power limits, or spent boost credits)"
+            }
+            MarkKind::BelowMaxClock => {
+                "below max clock (cpufreq kept the loaded CPUs below their highest frequency: \
+                 a governor, a cap or a power limit)"
+            }
+            MarkKind::ThermalThrottled => {
+                "thermal throttled (the CPUs' thermal throttling counters moved during the step)"
+            }
+            MarkKind::Swapping => "swapping (pages moved to or from swap during the step)",
+            MarkKind::Drift => {
+                "drift (the figure moved one way across the rounds of --repeat: credits running \
+                 out, a host heating up, a neighbour arriving; the median hides it)"
+            }
         }
     }
 
@@ -226,8 +356,13 @@ impl MarkKind {
     pub fn applies_to(self, step: Step) -> bool {
         match self {
             MarkKind::Busy | MarkKind::Steal => step != Step::Storage,
-            MarkKind::Throttled => true,
+            MarkKind::Throttled | MarkKind::ThermalThrottled => true,
+            // A storage section's first round writes the file the others
+            // overwrite and read: its lines trend upward by design.
+            MarkKind::Drift => step != Step::Storage,
             MarkKind::OtherIo | MarkKind::Cached => step == Step::Storage,
+            MarkKind::Clock | MarkKind::BelowMaxClock => step == Step::Cpu,
+            MarkKind::Swapping => step != Step::Cpu,
         }
     }
 }
@@ -248,6 +383,38 @@ fn number(s: &str) -> Option<f64> {
     ok.then(|| s.parse().ok()).flatten()
 }
 
+/// A signed number as a mark prints it (`-12`, `+8`).
+fn signed(s: &str) -> Option<f64> {
+    if let Some(r) = s.strip_prefix('-') {
+        return number(r).map(|n| -n);
+    }
+    number(s.strip_prefix('+')?)
+}
+
+/// A whole count as a mark prints it.
+fn count(s: &str) -> Option<u64> {
+    (!s.is_empty() && s.chars().all(|c| c.is_ascii_digit()))
+        .then(|| s.parse().ok())
+        .flatten()
+}
+
+/// A process name as the busy mark prints it: the separators of the
+/// mark's text (`,` and parentheses) are `_`, so it reads back.
+fn printed_name(comm: &str) -> String {
+    comm.chars()
+        .map(|c| match c {
+            '(' | ')' | ',' => '_',
+            c if c.is_control() => '_',
+            c => c,
+        })
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+/// Names printed after a busy mark's share: the busiest few, each once.
+pub const BUSY_NAMES: usize = 3;
+
 impl Mark {
     /// The mark's kind.
     pub fn kind(&self) -> MarkKind {
@@ -257,6 +424,11 @@ impl Mark {
             Mark::Throttled { .. } => MarkKind::Throttled,
             Mark::OtherIo { .. } => MarkKind::OtherIo,
             Mark::Cached { .. } => MarkKind::Cached,
+            Mark::Clock { .. } => MarkKind::Clock,
+            Mark::BelowMaxClock { .. } => MarkKind::BelowMaxClock,
+            Mark::ThermalThrottled { .. } => MarkKind::ThermalThrottled,
+            Mark::Swapping { .. } => MarkKind::Swapping,
+            Mark::Drift { .. } => MarkKind::Drift,
         }
     }
 
@@ -264,8 +436,23 @@ impl Mark {
     pub fn text(&self) -> String {
         match self {
             Mark::Busy {
-                others_cpu_percent, ..
-            } => format!("busy: other processes used {others_cpu_percent:.0} % of a CPU"),
+                others_cpu_percent,
+                processes,
+                ..
+            } => {
+                // Names once each (three compilers are one `rustc`).
+                let mut names: Vec<String> = Vec::new();
+                for n in processes.iter().map(|p| printed_name(&p.comm)) {
+                    if !n.is_empty() && !names.contains(&n) && names.len() < BUSY_NAMES {
+                        names.push(n);
+                    }
+                }
+                if names.is_empty() {
+                    format!("busy {others_cpu_percent:.0} %")
+                } else {
+                    format!("busy {others_cpu_percent:.0} %: {}", names.join(", "))
+                }
+            }
             Mark::Steal { percent } => format!("steal {percent:.0} %"),
             Mark::OtherIo { device, percent } => {
                 format!("other I/O on {device}: {percent:.0} %")
@@ -279,6 +466,16 @@ impl Mark {
                 "cached: {devices} saw {percent:.1} % of these {}",
                 if *reads { "reads" } else { "writes" }
             ),
+            Mark::Clock { percent } => format!("clock {percent:+.0} %"),
+            Mark::BelowMaxClock { percent } => {
+                format!("below max clock {percent:.0} % of the time")
+            }
+            Mark::ThermalThrottled { .. } => "thermal throttled".to_string(),
+            Mark::Swapping {
+                pages_in,
+                pages_out,
+            } => format!("swapping: {pages_in} pages in, {pages_out} out"),
+            Mark::Drift { percent } => format!("drift {percent:+.0} %"),
         }
     }
 
@@ -287,9 +484,60 @@ impl Mark {
     /// print read back as 0.
     pub fn parse(text: &str) -> Option<Mark> {
         if let Some(r) = text.strip_prefix("busy: other processes used ") {
+            // The form before the busy mark named the processes.
             return Some(Mark::Busy {
                 others_cpu_percent: number(r.strip_suffix(" % of a CPU")?)?,
                 others_percent_of_needed: 0.0,
+                processes: Vec::new(),
+            });
+        }
+        if let Some(r) = text.strip_prefix("busy ") {
+            let (n, names) = match r.split_once(" %: ") {
+                Some((n, names)) => (n, Some(names)),
+                None => (r.strip_suffix(" %")?, None),
+            };
+            let processes = match names {
+                Some(names) => names
+                    .split(", ")
+                    .map(|comm| {
+                        (!comm.is_empty() && printed_name(comm) == comm).then(|| ProcessShare {
+                            pid: 0,
+                            comm: comm.to_string(),
+                            cpu_percent: 0.0,
+                        })
+                    })
+                    .collect::<Option<Vec<_>>>()?,
+                None => Vec::new(),
+            };
+            return Some(Mark::Busy {
+                others_cpu_percent: number(n)?,
+                others_percent_of_needed: 0.0,
+                processes,
+            });
+        }
+        if let Some(r) = text.strip_prefix("clock ") {
+            return Some(Mark::Clock {
+                percent: signed(r.strip_suffix(" %")?)?,
+            });
+        }
+        if let Some(r) = text.strip_prefix("below max clock ") {
+            return Some(Mark::BelowMaxClock {
+                percent: number(r.strip_suffix(" % of the time")?)?,
+            });
+        }
+        if text == "thermal throttled" {
+            return Some(Mark::ThermalThrottled { events: 0 });
+        }
+        if let Some(r) = text.strip_prefix("swapping: ") {
+            let (i, o) = r.strip_suffix(" out")?.split_once(" pages in, ")?;
+            return Some(Mark::Swapping {
+                pages_in: count(i)?,
+                pages_out: count(o)?,
+            });
+        }
+        if let Some(r) = text.strip_prefix("drift ") {
+            return Some(Mark::Drift {
+                percent: signed(r.strip_suffix(" %")?)?,
             });
         }
         if let Some(r) = text.strip_prefix("steal ") {
@@ -326,13 +574,62 @@ impl Mark {
     }
 
     /// The busy mark, when others passed [`BUSY_PERCENT_OF_NEEDED`] and
-    /// the tick resolution.
-    pub fn busy(c: &CpuLoad) -> Option<Mark> {
-        (c.others_percent_of_needed > BUSY_PERCENT_OF_NEEDED && c.others_ns > c.resolution_ns)
-            .then_some(Mark::Busy {
+    /// the tick resolution, naming the busiest of `processes`.
+    pub fn busy(c: &CpuLoad, processes: &[ProcessShare]) -> Option<Mark> {
+        (c.others_percent_of_needed > BUSY_PERCENT_OF_NEEDED && c.others_ns > c.resolution_ns).then(
+            || Mark::Busy {
                 others_cpu_percent: c.others_cpu_percent,
                 others_percent_of_needed: c.others_percent_of_needed,
-            })
+                processes: processes.to_vec(),
+            },
+        )
+    }
+
+    /// The clock mark, when the clock measured right after a step
+    /// (`hot_mhz`) is [`CLOCK_DROP_PERCENT`] or more below the one
+    /// measured before the CPU loop (`cold_mhz`).
+    pub fn clock(cold_mhz: f64, hot_mhz: f64) -> Option<Mark> {
+        let percent = 100.0 * (hot_mhz / cold_mhz - 1.0);
+        (cold_mhz > 0.0 && percent <= -CLOCK_DROP_PERCENT).then_some(Mark::Clock { percent })
+    }
+
+    /// The below-max-clock mark, past [`BELOW_MAX_CLOCK_PERCENT`].
+    pub fn below_max_clock(percent: f64) -> Option<Mark> {
+        (percent > BELOW_MAX_CLOCK_PERCENT).then_some(Mark::BelowMaxClock { percent })
+    }
+
+    /// The thermal mark, when the counters moved.
+    pub fn thermal(events: u64) -> Option<Mark> {
+        (events > 0).then_some(Mark::ThermalThrottled { events })
+    }
+
+    /// The swapping mark, past [`SWAPPED_PAGES`].
+    pub fn swapping(pages_in: u64, pages_out: u64) -> Option<Mark> {
+        (pages_in.saturating_add(pages_out) > SWAPPED_PAGES).then_some(Mark::Swapping {
+            pages_in,
+            pages_out,
+        })
+    }
+
+    /// The drift mark of a step whose trials (`figures`, in the order
+    /// they ran) belong to a section whose trend test gave `section`: when
+    /// it passed [`DRIFT_P`], the step's own trend goes the same way and
+    /// its last half moved [`DRIFT_PERCENT`] or more from its first.
+    pub fn drift(section: &crate::stats::trend::Trend, figures: &[f64]) -> Option<Mark> {
+        use crate::stats::describe::median;
+        use crate::stats::trend::kendall_s;
+        let half = figures.len() / 2;
+        if section.p >= DRIFT_P || half == 0 {
+            return None;
+        }
+        let own = kendall_s(figures).s;
+        let first = median(&figures[..half])?;
+        let last = median(&figures[figures.len() - half..])?;
+        if first.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) || own * section.s <= 0.0 {
+            return None;
+        }
+        let percent: f64 = 100.0 * (last / first - 1.0);
+        (percent.abs() >= DRIFT_PERCENT && percent * own > 0.0).then_some(Mark::Drift { percent })
     }
 
     /// The steal mark, when steal passed [`STEAL_PERCENT`] and the tick
@@ -382,25 +679,32 @@ impl Mark {
 
 /// The marks a step of kind `step` earns from its load and, for a storage
 /// line, its reach check, in a stable order: busy, steal, throttled, other
-/// I/O per device, cached; only those that apply to `step`.
+/// I/O per device, cached, below max clock, thermal throttled, swapping;
+/// only those that apply to `step`. The runner adds the clock mark after
+/// a CPU step's probe, and the drift mark once a step's trials are in.
 pub fn marks(step: Step, load: Option<&StepLoad>, reach: Option<&Reach>) -> Vec<Mark> {
     let mut v = Vec::new();
     if let Some(l) = load {
         if let Some(c) = &l.cpu {
-            v.extend(Mark::busy(c));
+            v.extend(Mark::busy(c, &l.processes));
             v.extend(Mark::steal(c));
         }
         v.extend(l.throttled_percent_of_needed.and_then(Mark::throttled));
         v.extend(l.io.iter().filter_map(Mark::other_io));
     }
     v.extend(reach.and_then(Mark::cached));
+    if let Some(l) = load {
+        v.extend(l.below_max_clock_percent.and_then(Mark::below_max_clock));
+        v.extend(l.thermal_events.and_then(Mark::thermal));
+        v.extend(l.swap.and_then(|s| Mark::swapping(s.pages_in, s.pages_out)));
+    }
     v.retain(|m| m.kind().applies_to(step));
     v
 }
 
 /// How many of a step's trials earned one of its marks: printed after the
-/// mark's words when only some did, `(busy: other processes used 48 % of
-/// a CPU, in 2 of 6 trials)`, so that a step whose rate pools all its
+/// mark's words when only some did, `(busy 48 %: cc1plus, in 2 of 6
+/// trials)`, so that a step whose rate pools all its
 /// trials says how much of it the mark concerns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InTrials {
@@ -477,7 +781,16 @@ fn percent_of(m: &Mark) -> f64 {
         Mark::Steal { percent }
         | Mark::Throttled { percent }
         | Mark::OtherIo { percent, .. }
-        | Mark::Cached { percent, .. } => *percent,
+        | Mark::Cached { percent, .. }
+        | Mark::BelowMaxClock { percent } => *percent,
+        // A larger drop, a larger drift: the worse trial.
+        Mark::Clock { percent } => -*percent,
+        Mark::Drift { percent } => percent.abs(),
+        Mark::ThermalThrottled { events } => *events as f64,
+        Mark::Swapping {
+            pages_in,
+            pages_out,
+        } => pages_in.saturating_add(*pages_out) as f64,
     }
 }
 
@@ -527,6 +840,11 @@ mod tests {
             MarkKind::Busy => Mark::Busy {
                 others_cpu_percent: 48.0,
                 others_percent_of_needed: 0.0,
+                processes: vec![ProcessShare {
+                    pid: 0,
+                    comm: "cc1plus".into(),
+                    cpu_percent: 0.0,
+                }],
             },
             MarkKind::Steal => Mark::Steal { percent: 12.0 },
             MarkKind::Throttled => Mark::Throttled { percent: 50.0 },
@@ -539,6 +857,14 @@ mod tests {
                 percent: 0.4,
                 reads: true,
             },
+            MarkKind::Clock => Mark::Clock { percent: -12.0 },
+            MarkKind::BelowMaxClock => Mark::BelowMaxClock { percent: 64.0 },
+            MarkKind::ThermalThrottled => Mark::ThermalThrottled { events: 0 },
+            MarkKind::Swapping => Mark::Swapping {
+                pages_in: 120,
+                pages_out: 4000,
+            },
+            MarkKind::Drift => Mark::Drift { percent: -30.0 },
         }
     }
 
@@ -596,13 +922,16 @@ mod tests {
         let m = Mark::Busy {
             others_cpu_percent: 47.6,
             others_percent_of_needed: 23.8,
+            processes: Vec::new(),
         };
         let back = Mark::parse(&m.text()).unwrap();
+        assert_eq!(m.text(), "busy 48 %");
         assert_eq!(
             back,
             Mark::Busy {
                 others_cpu_percent: 48.0,
-                others_percent_of_needed: 0.0
+                others_percent_of_needed: 0.0,
+                processes: Vec::new(),
             }
         );
         assert_eq!(back.text(), m.text());
@@ -628,6 +957,7 @@ mod tests {
         let busy = |p: f64| Mark::Busy {
             others_cpu_percent: p,
             others_percent_of_needed: 0.0,
+            processes: Vec::new(),
         };
         let io = |d: &str, p: f64| Mark::OtherIo {
             device: d.into(),
@@ -654,10 +984,7 @@ mod tests {
         let counts: Vec<(u32, u32)> = shares.iter().map(|s| (s.trials, s.of)).collect();
         assert_eq!(counts, [(2, 6), (1, 6), (2, 6), (1, 6)]);
         let t = text_in(&marks[0], Some(&shares[0]));
-        assert_eq!(
-            t,
-            "busy: other processes used 48 % of a CPU, in 2 of 6 trials"
-        );
+        assert_eq!(t, "busy 48 %, in 2 of 6 trials");
         assert_eq!(parse_in(&t), Some((marks[0].clone(), Some(shares[0]))));
         // Earned by every trial, or a step of one run: the words alone.
         let all = InTrials { trials: 6, of: 6 };
@@ -709,6 +1036,15 @@ mod tests {
         for k in [OtherIo, Cached] {
             assert!(k.applies_to(Step::Storage) && !k.applies_to(Step::Cpu));
         }
+        for k in [Clock, BelowMaxClock] {
+            assert!(k.applies_to(Step::Cpu) && !k.applies_to(Step::Memory));
+            assert!(!k.applies_to(Step::Storage));
+        }
+        assert!(ThermalThrottled.applies_to(Step::Storage));
+        assert!(Swapping.applies_to(Step::Memory) && Swapping.applies_to(Step::Storage));
+        assert!(!Swapping.applies_to(Step::Cpu));
+        assert!(Drift.applies_to(Step::Cpu) && Drift.applies_to(Step::Memory));
+        assert!(!Drift.applies_to(Step::Storage));
     }
 
     #[test]
@@ -752,16 +1088,54 @@ mod tests {
                 foreign_bytes_percent: 50.0,
                 foreign_percent: 50.0,
             }],
+            processes: vec![ProcessShare {
+                pid: 42,
+                comm: "qb-spinner".into(),
+                cpu_percent: 47.0,
+            }],
+            swap: Some(crate::sysinfo::vmstat::SwapDelta {
+                pages_in: 10,
+                pages_out: 300,
+                major_faults: 12,
+            }),
+            thermal_events: Some(2),
+            below_max_clock_percent: Some(60.0),
         };
         let kinds = |v: Vec<Mark>| v.iter().map(Mark::kind).collect::<Vec<_>>();
+        let cpu = marks(Step::Cpu, Some(&load), None);
         assert_eq!(
-            kinds(marks(Step::Cpu, Some(&load), None)),
-            vec![MarkKind::Busy, MarkKind::Throttled]
+            kinds(cpu.clone()),
+            vec![
+                MarkKind::Busy,
+                MarkKind::Throttled,
+                MarkKind::BelowMaxClock,
+                MarkKind::ThermalThrottled
+            ]
         );
+        assert_eq!(cpu[0].text(), "busy 48 %: qb-spinner");
         let m = marks(Step::Storage, Some(&load), None);
         assert_eq!(m[0], Mark::Throttled { percent: 50.0 });
         assert!(matches!(m[1], Mark::OtherIo { percent, .. } if percent == 50.0));
-        assert_eq!(m.len(), 2, "{m:?}");
+        assert_eq!(
+            kinds(m[2..].to_vec()),
+            vec![MarkKind::ThermalThrottled, MarkKind::Swapping]
+        );
+        assert_eq!(m[3].text(), "swapping: 10 pages in, 300 out");
+        assert_eq!(m.len(), 4, "{m:?}");
+        // Below each threshold: none of the new marks.
+        let quiet = StepLoad {
+            swap: Some(crate::sysinfo::vmstat::SwapDelta {
+                pages_in: 0,
+                pages_out: SWAPPED_PAGES,
+                major_faults: 900,
+            }),
+            thermal_events: Some(0),
+            below_max_clock_percent: Some(BELOW_MAX_CLOCK_PERCENT),
+            ..StepLoad::default()
+        };
+        for step in [Step::Cpu, Step::Memory, Step::Storage] {
+            assert!(marks(step, Some(&quiet), None).is_empty());
+        }
         let small = StepLoad {
             throttled_percent_of_needed: Some(THROTTLED_PERCENT),
             ..StepLoad::default()

@@ -12,6 +12,8 @@
 //! * [`load`]: the sampler and the CPU arithmetic (others' CPU time,
 //!   steal, cgroup throttling), as a [`StepLoad`]; [`clock`]: the CPUs'
 //!   clock during a CPU loop step, from the same sampler.
+//! * [`procs`]: the other processes' CPU time during a step (busy with
+//!   what).
 //! * [`io`]: the I/O on each device of a storage line that was not ours.
 //! * [`reach`]: whether a storage line's bytes reached its devices.
 //! * [`mark`]: the [`Mark`]s, each with its threshold, text, parse,
@@ -23,6 +25,7 @@ pub mod clock;
 pub mod io;
 pub mod load;
 pub mod mark;
+pub mod procs;
 pub mod reach;
 
 use std::ops::Deref;
@@ -30,6 +33,8 @@ use std::ops::Deref;
 use serde::{Deserialize, Serialize};
 
 pub use clock::Clock;
+
+use crate::cpu_loop::mhz::ClockProbe;
 pub use load::{Sample, Sampler, StepLoad};
 pub use mark::{Mark, MarkKind, Step};
 
@@ -75,6 +80,24 @@ impl<F, C> Deref for Measured<F, C> {
     }
 }
 
+/// The measured clock around a CPU loop step
+/// ([`crate::cpu_loop::mhz`]): the probe before the CPU loop's first step
+/// (cold) and the one right after this step (hot).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProbedClock {
+    /// Before the first CPU loop step.
+    pub cold: ClockProbe,
+    /// Right after this step.
+    pub hot: ClockProbe,
+}
+
+impl ProbedClock {
+    /// The mean cold and hot clocks, MHz, when both have a figure.
+    pub fn mhz(&self) -> Option<(f64, f64)> {
+        Some((self.cold.mean_mhz()?, self.hot.mean_mhz()?))
+    }
+}
+
 /// What the runner samples around a CPU loop step.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CpuConditions {
@@ -85,6 +108,10 @@ pub struct CpuConditions {
     /// Other processes, steal and cgroup throttling during the step.
     #[serde(default)]
     pub load: Option<StepLoad>,
+    /// The measured clock before the CPU loop and right after the step
+    /// (absent from reports of the stand-in and of older versions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probe: Option<ProbedClock>,
 }
 
 /// What the runner samples around the dd-like memory step.
@@ -146,6 +173,7 @@ mod tests {
             conditions: CpuConditions {
                 clock: None,
                 load: Some(StepLoad::default()),
+                probe: None,
             },
             marks: vec![Mark::Steal { percent: 3.0 }],
             marks_in_trials: Vec::new(),

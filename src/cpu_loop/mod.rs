@@ -23,6 +23,7 @@ use std::sync::{Arc, Barrier};
 use std::thread;
 use std::time::{Duration, Instant};
 
+pub mod mhz;
 pub mod smt;
 
 use crate::end::End;

@@ -555,6 +555,10 @@ pub struct Report {
     /// when read; from a text report, what its lines say.
     #[serde(default)]
     pub limits: Option<crate::sysinfo::cgroup::CgroupLimits>,
+    /// Frequency scaling as read at the start (governor, limits, boost),
+    /// when the host has cpufreq.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpufreq: Option<crate::sysinfo::cpufreq::Cpufreq>,
     /// The benchmark directory and the storage behind it.
     pub storage_target: Option<Target>,
     /// `[ CPU info ]`.
@@ -621,6 +625,7 @@ impl Report {
             sections: Vec::new(),
             dry_run: false,
             limits: None,
+            cpufreq: None,
             storage_target: None,
             cpu_info: None,
             cpu_loop: Vec::new(),

@@ -112,6 +112,8 @@ pub trait TrialFigure {
     fn marks(&self) -> &[Mark];
     /// The step's marks, set from its trials'.
     fn set_marks(&mut self, marks: Vec<Mark>, in_trials: Vec<InTrials>);
+    /// The step's marks, to add one of its trials together (drift).
+    fn marks_mut(&mut self) -> &mut Vec<Mark>;
 }
 
 /// Σ wᵢ·xᵢ / Σ wᵢ, or the plain mean when no weight is positive.
@@ -175,6 +177,9 @@ impl TrialFigure for Measured<LoopStep, CpuConditions> {
     fn set_marks(&mut self, marks: Vec<Mark>, in_trials: Vec<InTrials>) {
         (self.marks, self.marks_in_trials) = (marks, in_trials);
     }
+    fn marks_mut(&mut self) -> &mut Vec<Mark> {
+        &mut self.marks
+    }
 }
 
 impl TrialFigure for Measured<DdBandwidth, MemoryConditions> {
@@ -202,6 +207,9 @@ impl TrialFigure for Measured<DdBandwidth, MemoryConditions> {
     }
     fn set_marks(&mut self, marks: Vec<Mark>, in_trials: Vec<InTrials>) {
         (self.marks, self.marks_in_trials) = (marks, in_trials);
+    }
+    fn marks_mut(&mut self) -> &mut Vec<Mark> {
+        &mut self.marks
     }
 }
 
@@ -243,6 +251,9 @@ impl TrialFigure for Measured<LineResult, LineConditions> {
     }
     fn set_marks(&mut self, marks: Vec<Mark>, in_trials: Vec<InTrials>) {
         (self.marks, self.marks_in_trials) = (marks, in_trials);
+    }
+    fn marks_mut(&mut self) -> &mut Vec<Mark> {
+        &mut self.marks
     }
 }
 
@@ -506,6 +517,7 @@ mod tests {
         busy.marks = vec![Mark::Busy {
             others_cpu_percent: 30.0,
             others_percent_of_needed: 15.0,
+            processes: Vec::new(),
         }];
         let r = Repeated::of_trials(trials(vec![
             timed(1.0, 1, End::Complete),

@@ -10,7 +10,9 @@
 //! printed figure, and the samples behind it.
 
 use crate::blockdev::details::DeviceDetails;
+use crate::conditions::ProbedClock;
 use crate::conditions::StepLoad;
+use crate::cpu_loop::mhz::{ClockProbe, ProbeStatus};
 use crate::cpu_loop::smt::SmtProbe;
 use crate::dd_io::Direction;
 use crate::membw::dram::{DramBandwidth, DramNote, DramRun};
@@ -47,6 +49,7 @@ pub fn cpu_lines(steps: &[CpuStep], smt: Option<&SmtProbe>) -> Vec<String> {
             .unwrap_or_default();
         v.push(format!("{:2} // jobs : {cond}{spread}{load}", s.jobs));
     }
+    v.extend(probe_line(steps));
     if let Some(p) = smt {
         v.push(format!("SMT probe : {}", p.verdict()));
         if let (Some(sib), Some(sep)) = (p.siblings_loops_per_s_each, p.separate_loops_per_s_each) {
@@ -57,6 +60,36 @@ pub fn cpu_lines(steps: &[CpuStep], smt: Option<&SmtProbe>) -> Vec<String> {
         }
     }
     v
+}
+
+/// A measured clock as the `Clock` line prints it: `3694`, or `?`.
+fn mhz_word(p: &ClockProbe) -> String {
+    p.mean_mhz()
+        .map_or_else(|| "?".to_string(), |m| format!("{m:.0}"))
+}
+
+/// The end of the `Clock` line when no chain is calibrated here.
+pub const NOT_CALIBRATED: &str = " (no calibrated chain for this architecture)";
+
+/// `Clock     : measured before the CPU loop 3694 MHz, after each step
+/// 3690 3688 MHz`: the mean of the CPUs' measured clocks (the JSON has
+/// each CPU's), when every step was probed.
+fn probe_line(steps: &[CpuStep]) -> Option<String> {
+    let probes: Vec<&ProbedClock> = steps
+        .iter()
+        .map(|s| s.conditions.probe.as_ref())
+        .collect::<Option<_>>()?;
+    let first = probes.first()?;
+    let hot: Vec<String> = probes.iter().map(|p| mhz_word(&p.hot)).collect();
+    let unknown = probes
+        .iter()
+        .any(|p| p.cold.status == ProbeStatus::UnknownArchitecture);
+    Some(format!(
+        "Clock     : measured before the CPU loop {} MHz, after each step {} MHz{}",
+        mhz_word(&first.cold),
+        hot.join(" "),
+        if unknown { NOT_CALIBRATED } else { "" }
+    ))
 }
 
 fn dram_run_line(r: &DramRun) -> String {
@@ -287,6 +320,7 @@ mod tests {
                     throttled_percent_of_needed: Some(7.2),
                     ..StepLoad::default()
                 }),
+                probe: None,
             },
             marks: Vec::new(),
             marks_in_trials: Vec::new(),

@@ -1,7 +1,7 @@
 //! `[ CPU info ]` and `[ CPU loop ]`.
 
 use crate::cli::Section;
-use crate::conditions::{mark, CpuConditions, Sampler, Step};
+use crate::conditions::{mark, CpuConditions, Mark, ProbedClock, Sampler, Step};
 use crate::model::{CpuInfo, CpuTrial};
 use crate::sink::Item;
 use crate::sysinfo;
@@ -42,6 +42,8 @@ impl<'a> Run<'a> {
         }
         self.emit(Item::CpuLoopTitle)?;
         let jobs = cpu_jobs(&self.sys);
+        // The clock before any step has loaded the CPUs (cold).
+        self.cold_clock = self.measure.clock_probe(&self.cpus);
         let mut rounds = Rounds::new(jobs.len(), self.rounds(), self.budgeted());
         let mut round = 1;
         while round <= rounds.last {
@@ -50,13 +52,17 @@ impl<'a> Run<'a> {
                 o.cpu_loop.push(order.iter().map(|&i| jobs[i]).collect());
             }
             for i in order {
-                let step = self.cpu_trial(jobs[i], round);
+                // The measured clock after a step's last trial only: the
+                // probe costs 50 ms a time, and the hot clock is the one
+                // after the step's whole load.
+                let step = self.cpu_trial(jobs[i], round, round == rounds.last);
                 let rounds_left = round < rounds.last;
                 if self.after_step("CPU loop step", step.end.interrupted(), rounds_left)? {
                     rounds.cut(round);
                 }
                 rounds.add(i, round, step);
-                for step in rounds.ready() {
+                for mut step in rounds.ready() {
+                    hot_clock_on_the_step(&mut step);
                     self.report.cpu_loop.push(step);
                     self.emit(Item::CpuStep(self.report.cpu_loop.len() - 1))?;
                 }
@@ -67,17 +73,20 @@ impl<'a> Run<'a> {
             &mut rounds,
             StepKind::CpuLoop,
             "CPU loop step",
-            |run, i, round| Some(run.cpu_trial(jobs[i], round)),
+            // The hot clock stays the first pass's last round's.
+            |run, i, round| Some(run.cpu_trial(jobs[i], round, false)),
         )?;
-        for step in rounds.ready() {
+        for mut step in rounds.ready() {
+            hot_clock_on_the_step(&mut step);
             self.report.cpu_loop.push(step);
             self.emit(Item::CpuStep(self.report.cpu_loop.len() - 1))?;
         }
         Ok(())
     }
 
-    /// One run of the CPU loop step of `jobs` jobs, with its conditions.
-    fn cpu_trial(&mut self, jobs: u32, round: u32) -> CpuTrial {
+    /// One run of the CPU loop step of `jobs` jobs, with its conditions;
+    /// with `probe`, the measured clock right after it.
+    fn cpu_trial(&mut self, jobs: u32, round: u32, probe: bool) -> CpuTrial {
         let label = self.trial_label(&format!("{jobs} // jobs"), round);
         let time = self.trial_plan(StepKind::CpuLoop).trial;
         self.progress("CPU loop", &label, time);
@@ -86,16 +95,70 @@ impl<'a> Run<'a> {
         let poll = || sampler.iter().for_each(Sampler::poll);
         let figure = self.measure.cpu_step(jobs, time, &poll);
         let sample = sampler.map(|s| s.finish(f64::from(jobs)));
+        // The clock right after the step, while the CPUs are hot.
+        let probe = if probe {
+            self.cold_clock
+                .clone()
+                .zip(self.measure.clock_probe(&self.cpus))
+                .map(|(cold, hot)| ProbedClock { cold, hot })
+        } else {
+            None
+        };
+        let mut marks = mark::marks(Step::Cpu, sample.as_ref().map(|s| &s.load), None);
+        marks.extend(
+            probe
+                .as_ref()
+                .and_then(ProbedClock::mhz)
+                .and_then(|(cold, hot)| Mark::clock(cold, hot)),
+        );
         let step = CpuTrial {
             figure,
-            marks: mark::marks(Step::Cpu, sample.as_ref().map(|s| &s.load), None),
+            marks,
             marks_in_trials: Vec::new(),
             conditions: CpuConditions {
                 clock: sample.as_ref().and_then(|s| s.clock),
                 load: sample.map(|s| s.load),
+                probe,
             },
         };
         self.explain(&step.marks);
         step
+    }
+}
+
+/// The step's measured clock is the one after its last trial: the step
+/// (its median trial's fields) takes that probe and its clock mark, so that
+/// the text shows them whichever trial is the median.
+fn hot_clock_on_the_step(step: &mut crate::model::CpuStep) {
+    if step.conditions.probe.is_some() {
+        return;
+    }
+    // The last trial probed: the first pass's last round (a budget's added
+    // trials do not probe).
+    let Some(last) = step
+        .trials
+        .iter()
+        .rev()
+        .find(|t| t.step.conditions.probe.is_some())
+        .or(step.trials.last())
+    else {
+        return;
+    };
+    let probe = last.step.conditions.probe.clone();
+    let clock = last
+        .step
+        .marks
+        .iter()
+        .find(|m| m.kind() == crate::conditions::MarkKind::Clock)
+        .cloned();
+    step.step.conditions.probe = probe;
+    // The step's marks gather its trials' (with in how many): the last
+    // trial's clock mark is there already.
+    if !step
+        .marks
+        .iter()
+        .any(|m| m.kind() == crate::conditions::MarkKind::Clock)
+    {
+        step.step.marks.extend(clock);
     }
 }

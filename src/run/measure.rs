@@ -3,7 +3,9 @@
 
 use std::time::Duration;
 
+use crate::conditions::procs::{busiest, ProcSnapshot, ProcessShare};
 use crate::conditions::Sampler;
+use crate::cpu_loop::mhz::{self, ClockProbe};
 use crate::cpu_loop::smt::SmtProbe;
 use crate::cpu_loop::{self, LoopStep};
 use crate::dd_io::{self, Advisory, Direction, IoConfig, IoSkip, LineResult};
@@ -31,6 +33,12 @@ pub trait Measure {
     fn load_sampler(&self, sys: &Sysroot, cpus: &[u32], limits: &CgroupLimits) -> Option<Sampler>;
     /// The seed of the shuffles of `--repeat`'s rounds.
     fn trial_seed(&self) -> u64;
+    /// The measured clock of `cpus` ([`mhz::probe`]); `None` when nothing
+    /// is probed (the stand-in).
+    fn clock_probe(&self, cpus: &[u32]) -> Option<ClockProbe>;
+    /// The other processes that used at least `percent` of a CPU during
+    /// `window` from now, busiest first (empty for the stand-in).
+    fn busy_now(&self, sys: &Sysroot, window: Duration, percent: f64) -> Vec<ProcessShare>;
 }
 
 /// An open storage workspace.
@@ -75,6 +83,23 @@ impl Measure for Live {
 
     fn load_sampler(&self, sys: &Sysroot, cpus: &[u32], limits: &CgroupLimits) -> Option<Sampler> {
         Sampler::start(sys, cpus, limits).ok()
+    }
+
+    fn clock_probe(&self, cpus: &[u32]) -> Option<ClockProbe> {
+        Some(mhz::probe(cpus, mhz::PER_CPU))
+    }
+
+    fn busy_now(&self, sys: &Sysroot, window: Duration, percent: f64) -> Vec<ProcessShare> {
+        let own = std::process::id();
+        let t0 = std::time::Instant::now();
+        let before = ProcSnapshot::take(sys, own);
+        std::thread::sleep(window);
+        let after = ProcSnapshot::take(sys, own);
+        let ticks = crate::conditions::load::clock_ticks_per_s();
+        let elapsed = t0.elapsed().as_nanos() as u64;
+        let mut v = busiest(&before, &after, elapsed, ticks);
+        v.retain(|p| p.cpu_percent >= percent);
+        v
     }
 
     /// The clock's nanoseconds: another order each run. Kept below 2^53 so

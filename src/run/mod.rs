@@ -35,6 +35,11 @@ pub use measure::{Live, Measure, Storage};
 use rounds::{Budget, Countdown, Rounds};
 pub use stand_in::StandIn;
 
+/// Another process over this share of one CPU before the run starts is
+/// named on stderr: a tenth of a CPU is a compile, a backup or a stuck
+/// process, not an idle server's background (well under 5 %).
+pub const BUSY_AT_START_PERCENT: f64 = 10.0;
+
 /// Why the run stopped early.
 #[derive(Debug)]
 pub enum Stop {
@@ -82,6 +87,8 @@ pub struct Run<'a> {
     limits: CgroupLimits,
     /// The CPUs this process may run on.
     cpus: Vec<u32>,
+    /// The CPUs' measured clock before the first CPU loop step.
+    cold_clock: Option<crate::cpu_loop::mhz::ClockProbe>,
     /// The marks have been explained on stderr.
     marks_explained: bool,
     /// The kinds of mark whose advice stderr has given.
@@ -195,6 +202,7 @@ impl<'a> Run<'a> {
             target: None,
             limits,
             cpus,
+            cold_clock: None,
             marks_explained: false,
             advised: Vec::new(),
             rng: Rng::new(seed),
@@ -205,11 +213,54 @@ impl<'a> Run<'a> {
             console.warn(&format!("cgroup limits: {note}"));
         }
         run.report.limits = Some(run.limits.clone());
+        run.check_host();
         // The header's Run line names the filesystem and device.
         if cfg.runs(Section::Storage) || cfg.runs(Section::Io) {
             run.target();
         }
         run
+    }
+
+    /// Reads the frequency settings and warns about those that lower or
+    /// unsettle CPU figures; warns when other processes already keep the
+    /// host busy (over [`BUSY_AT_START_PERCENT`] of a CPU over one
+    /// second, or the loop delay when shorter), naming them.
+    fn check_host(&mut self) {
+        let freq = sysinfo::cpufreq::read_cpufreq(&self.sys);
+        if let Some(f) = &freq {
+            for x in f.findings(&self.sys) {
+                self.console.warn(&format!(
+                    "cpufreq: {}; for steady full-speed figures, as root: echo {} > {}",
+                    x.what, x.fix, x.path
+                ));
+            }
+        }
+        self.report.cpufreq = freq;
+        let wants_cpu = self.cfg.runs(Section::Cpu) || self.cfg.runs(Section::Memory);
+        if !wants_cpu {
+            return;
+        }
+        let window = self.cfg.loop_delay.min(std::time::Duration::from_secs(1));
+        let busy = self
+            .measure
+            .busy_now(&self.sys, window, BUSY_AT_START_PERCENT);
+        if !busy.is_empty() {
+            let names: Vec<String> = busy
+                .iter()
+                .map(|p| {
+                    format!(
+                        "{} (pid {}, {:.0} % of a CPU)",
+                        p.comm, p.pid, p.cpu_percent
+                    )
+                })
+                .collect();
+            self.console.warn(&format!(
+                "the host is already busy: {} over the last {:.1} s; figures will be marked busy \
+                 while they run",
+                names.join(", "),
+                window.as_secs_f64()
+            ));
+        }
     }
 
     fn emit(&mut self, item: Item) -> Result<(), Stop> {

@@ -3,8 +3,10 @@
 
 use std::time::Duration;
 
+use crate::conditions::Mark;
 use crate::model::trials::{BudgetStop, TrialFigure};
 use crate::model::{Repeated, RoundTrial};
+use crate::stats::trend::seasonal_kendall;
 
 /// What is left of `--budget` beyond the first pass, shared out among the
 /// sections in proportion to their first pass's time, so that the CPU
@@ -51,12 +53,17 @@ impl Countdown {
 pub(super) struct Rounds<M> {
     /// Trials of each step, in report order.
     trials: Vec<Vec<RoundTrial<M>>>,
+    /// The main figure of each step's complete trials, in the order they
+    /// ran (kept after a step is handed out: the drift test reads them).
+    figures: Vec<Vec<f64>>,
     /// The section's last round: N, or the round that a Ctrl-C cut.
     pub(super) last: u32,
     /// Trials asked for (`--repeat`).
     repeat: u32,
     /// Steps handed out so far.
     done: usize,
+    /// Whether a trend across the rounds earns a drift mark.
+    drift: bool,
     /// With `--budget`: nothing is handed out until the added trials have
     /// run ([`Rounds::release`]).
     hold: bool,
@@ -69,9 +76,11 @@ impl<M: TrialFigure + Clone> Rounds<M> {
     pub(super) fn new(steps: usize, repeat: u32, hold: bool) -> Self {
         Rounds {
             trials: vec![Vec::new(); steps],
+            figures: vec![Vec::new(); steps],
             last: repeat,
             repeat,
             done: 0,
+            drift: true,
             hold,
             stops: vec![None; steps],
         }
@@ -103,8 +112,21 @@ impl<M: TrialFigure + Clone> Rounds<M> {
         self.stops.resize(self.trials.len(), None);
     }
 
+    /// No drift mark for this section: its first round is not like the
+    /// others by design (storage: round 1 writes the file that later
+    /// rounds overwrite and read). Ten runs of `quickbench 2` here had
+    /// 29 storage lines marked drifting upward, their first trial the
+    /// slowest, against 4 CPU steps on a host kept busy by others.
+    pub(super) fn without_drift(mut self) -> Self {
+        self.drift = false;
+        self
+    }
+
     /// Step `i` ran in `round`.
     pub(super) fn add(&mut self, i: usize, round: u32, step: M) {
+        if step.end().is_complete() && step.main_figure().is_finite() {
+            self.figures[i].push(step.main_figure());
+        }
         self.trials[i].push(RoundTrial { round, step });
     }
 
@@ -115,6 +137,13 @@ impl<M: TrialFigure + Clone> Rounds<M> {
 
     /// The steps, in report order, whose last round has run and that were
     /// not handed out yet. Without `--repeat`, a step is its one run.
+    ///
+    /// With `--repeat`, a step whose figure moved one way across its
+    /// rounds gets a drift mark ([`Mark::drift`]): the section's trend is
+    /// tested on every trial of its steps run so far (the steps share
+    /// their rounds, so a change of the host shows in all of them;
+    /// [`crate::stats::trend`]). A step handed out before the others' last
+    /// trials ran is judged without them: its line is printed at once.
     pub(super) fn ready(&mut self) -> Vec<Repeated<M>> {
         let mut out = Vec::new();
         if self.hold {
@@ -127,13 +156,23 @@ impl<M: TrialFigure + Clone> Rounds<M> {
                 break;
             }
             let trials = std::mem::take(t);
-            let mut step = if self.repeat == 1 && trials.len() == 1 {
-                Repeated::once(trials.into_iter().next().expect("one trial").step)
-            } else {
-                Repeated::of_trials(trials)
-            };
-            step.budget_stop = self.stops[self.done];
-            out.push(step);
+            let budget_stop = self.stops[self.done];
+            out.push(match (self.repeat, trials.len()) {
+                (1, 1) => Repeated::once(trials.into_iter().next().expect("one trial").step),
+                _ => {
+                    let mut step = Repeated::of_trials(trials);
+                    if self.drift {
+                        let trend = seasonal_kendall(&self.figures);
+                        if let Some(m) = Mark::drift(&trend, &self.figures[self.done]) {
+                            step.step.marks_mut().push(m);
+                        }
+                    }
+                    step
+                }
+            });
+            if let Some(step) = out.last_mut() {
+                step.budget_stop = budget_stop;
+            }
             self.done += 1;
         }
         out
@@ -178,6 +217,63 @@ mod tests {
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].trials.len(), 2);
         assert!(r.ready().is_empty(), "handed out once");
+    }
+
+    #[test]
+    fn a_drop_halfway_through_the_rounds_is_a_drift_and_a_steady_section_is_not() {
+        // Two steps, six rounds, a quota from round 4 on: both drop.
+        let mut r = Rounds::new(2, 6, false);
+        let one = [100.0, 102.0, 99.0, 51.0, 50.0, 52.0];
+        let two = [200.0, 197.0, 203.0, 100.0, 99.0, 103.0];
+        for round in 1..=6 {
+            r.add(1, round, cpu(two[round as usize - 1]));
+            r.add(0, round, cpu(one[round as usize - 1]));
+        }
+        let out = r.ready();
+        assert_eq!(out.len(), 2);
+        for s in &out {
+            let drift: Vec<&Mark> = s
+                .marks
+                .iter()
+                .filter(|m| matches!(m, Mark::Drift { .. }))
+                .collect();
+            assert_eq!(drift.len(), 1, "{:?}", s.marks);
+            let Mark::Drift { percent } = drift[0] else {
+                unreachable!()
+            };
+            assert!((-51.0..=-49.0).contains(percent), "{percent}");
+            assert!(
+                s.trials.iter().all(|t| t.step.marks.is_empty()),
+                "the trials keep their own marks"
+            );
+        }
+        // The same figures shuffled across the rounds: no trend.
+        let mut r = Rounds::new(2, 6, false);
+        let one = [51.0, 100.0, 50.0, 102.0, 52.0, 99.0];
+        let two = [200.0, 100.0, 197.0, 99.0, 203.0, 103.0];
+        for round in 1..=6 {
+            r.add(0, round, cpu(one[round as usize - 1]));
+            r.add(1, round, cpu(two[round as usize - 1]));
+        }
+        assert!(r.ready().iter().all(|s| s.marks.is_empty()));
+        // A section without drift marks (storage): none.
+        let mut r = Rounds::new(1, 6, false).without_drift();
+        for (round, v) in [100.0, 90.0, 80.0, 70.0, 60.0, 50.0]
+            .into_iter()
+            .enumerate()
+        {
+            r.add(0, round as u32 + 1, cpu(v));
+        }
+        assert!(r.ready()[0].marks.is_empty());
+        // A steady trend smaller than the threshold: no mark.
+        let mut r = Rounds::new(1, 6, false);
+        for (round, v) in [100.0, 99.5, 99.0, 98.5, 98.0, 97.5]
+            .into_iter()
+            .enumerate()
+        {
+            r.add(0, round as u32 + 1, cpu(v));
+        }
+        assert!(r.ready()[0].marks.is_empty());
     }
 
     #[test]

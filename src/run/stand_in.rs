@@ -157,6 +157,20 @@ impl Measure for StandIn {
         None
     }
 
+    /// Nothing is probed: the stand-in's clock is not measured.
+    fn clock_probe(&self, _: &[u32]) -> Option<crate::cpu_loop::mhz::ClockProbe> {
+        None
+    }
+
+    fn busy_now(
+        &self,
+        _: &Sysroot,
+        _: std::time::Duration,
+        _: f64,
+    ) -> Vec<crate::conditions::procs::ProcessShare> {
+        Vec::new()
+    }
+
     fn trial_seed(&self) -> u64 {
         STAND_IN_SEED
     }

@@ -118,7 +118,8 @@ impl<'a> Run<'a> {
             .collect();
         for bs in blocks {
             self.emit(Item::BandwidthTitle(bs))?;
-            let mut rounds = Rounds::new(lines.len(), self.rounds(), self.budgeted());
+            let mut rounds =
+                Rounds::new(lines.len(), self.rounds(), self.budgeted()).without_drift();
             let mut orders = Vec::new();
             let mut round = 1;
             while round <= rounds.last {

@@ -16,6 +16,7 @@
 //! | [`verdict`] | one figure's verdict between two sides; [`judge_all`] for a family |
 //! | [`fleet`] | outliers across hosts by the modified z-score |
 //! | [`rng`] | xoshiro256** seeded by SplitMix64 |
+//! | [`trend`] | the seasonal Mann–Kendall trend test across the rounds of `--repeat` |
 //!
 //! The reference values in the tests come from scipy, numpy and R; the
 //! script that computes them is `tests/stats_reference.py`.
@@ -30,6 +31,7 @@ pub mod dist;
 pub mod fleet;
 pub mod rank;
 pub mod rng;
+pub mod trend;
 pub mod verdict;
 
 #[cfg(test)]

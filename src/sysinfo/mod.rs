@@ -6,8 +6,10 @@
 
 pub mod cgroup;
 pub mod cpu;
+pub mod cpufreq;
 pub mod meminfo;
 pub mod procstat;
+pub mod vmstat;
 
 pub use meminfo::{parse_meminfo, read_meminfo, Meminfo};
 

@@ -131,6 +131,17 @@ pub fn legend(c: &Comparison) -> Vec<String> {
             (EQUAL_WITHIN * 100.0).round()
         ));
     }
+    let drift = crate::conditions::MarkKind::Drift.word();
+    if c.rows
+        .iter()
+        .flat_map(|r| r.marks.iter().flatten())
+        .any(|m| m.starts_with(&format!("{drift} ")))
+    {
+        out.push(
+            "drift: the figure moved one way across that side's rounds of trials (credits running out, a host heating up, a neighbour arriving): its interval spans a moving figure, so the verdict says how the host did over that run, not how it does now; the trials stay in the verdict. Rerun once it is steady, or compare its first or last rounds."
+                .to_string(),
+        );
+    }
     let busy: Vec<String> = (0..c.sides.len())
         .filter(|&n| c.rows.iter().any(|r| marked_busy(&r.marks[n])))
         .map(|n| column(c, n))

@@ -97,6 +97,12 @@ fn cpu(r: &mut Report, x: &mut Extended, lines: &[String]) {
             }
         } else if let Some(rest) = l.strip_prefix("Load      : during the SMT probe") {
             x.smt_probe_load = load_line(rest);
+        } else if let Some(rest) = l.strip_prefix("Clock     : measured before the CPU loop ") {
+            if let Some(probes) = probe_line(rest, r.cpu_loop.len()) {
+                for (s, p) in r.cpu_loop.iter_mut().zip(probes) {
+                    s.conditions.probe = Some(p);
+                }
+            }
         } else if l.contains(" // jobs : ") {
             // The lines follow the steps, one each, read or not.
             let Some(s) = r.cpu_loop.get_mut(step) else {
@@ -114,6 +120,55 @@ fn cpu(r: &mut Report, x: &mut Extended, lines: &[String]) {
             s.figure.samples = samples;
         }
     }
+}
+
+/// The probes of `steps` CPU loop steps from the rest of a `Clock` line
+/// (`3694 MHz, after each step 3690 3688 MHz`). Text keeps the mean of the
+/// CPUs only: each probe reads back as one CPU (numbered 0) at that mean,
+/// both chains alike, which prints the same line.
+fn probe_line(rest: &str, steps: usize) -> Option<Vec<crate::conditions::ProbedClock>> {
+    use crate::cpu_loop::mhz::{ClockProbe, CpuMhz, ProbeStatus};
+    let (rest, unknown) = match rest.strip_suffix(crate::report::extended::NOT_CALIBRATED) {
+        Some(r) => (r, true),
+        None => (rest, false),
+    };
+    let (cold, hot) = rest
+        .strip_suffix(" MHz")?
+        .split_once(" MHz, after each step ")?;
+    let probe = |w: &str| -> Option<ClockProbe> {
+        let mhz = match w {
+            "?" => None,
+            n => Some(spread::finite(n)?),
+        };
+        let status = match (mhz, unknown) {
+            (Some(_), _) => ProbeStatus::Measured,
+            (None, true) => ProbeStatus::UnknownArchitecture,
+            (None, false) => ProbeStatus::NotCalibrated,
+        };
+        Some(ClockProbe {
+            cpus: mhz
+                .map(|m| CpuMhz {
+                    cpu: 0,
+                    add_chain_mhz: m,
+                    imul_chain_mhz: m,
+                    mhz: Some(m),
+                })
+                .into_iter()
+                .collect(),
+            status,
+            elapsed_ns: 0,
+        })
+    };
+    let cold = probe(cold)?;
+    let hot: Vec<ClockProbe> = hot.split(' ').map(probe).collect::<Option<_>>()?;
+    (hot.len() == steps).then(|| {
+        hot.into_iter()
+            .map(|hot| crate::conditions::ProbedClock {
+                cold: cold.clone(),
+                hot,
+            })
+            .collect()
+    })
 }
 
 /// ` 2 // jobs : steal   0.3 %   clock   2600 MHz (cpufreq)   rate ±  1.2 % (24 x 500 ms); others 5 % of a CPU, throttled 7 %`.
