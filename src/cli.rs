@@ -60,6 +60,9 @@ pub struct Config {
     /// Trials within each loop delay (`--trials K`); `None`: the planner
     /// chooses ([`crate::trials::plan`]).
     pub trials: Option<u32>,
+    /// The whole run's time budget (`--budget`): after the first pass of
+    /// each section's trials, more trials where the figures are noisiest.
+    pub budget: Option<Duration>,
     /// Also write the Prometheus textfile to this file at the end of the
     /// run (atomically), for node_exporter's textfile collector.
     pub prometheus: Option<PathBuf>,
@@ -140,6 +143,14 @@ struct Args {
     /// reads their spread
     #[arg(long, value_name = "K", value_parser = parse_trials, value_hint = ValueHint::Other)]
     trials: Option<u32>,
+
+    /// Spend a whole-run time budget (90s, 10m, 1h; at least the run's first pass): after each
+    /// section's first pass, add trials to the steps whose intervals are widest against the 5 %
+    /// margin of compare, until each is within 2 % or the budget is spent; the JSON says what
+    /// stopped each step
+    #[arg(long, value_name = "DURATION", value_parser = parse_budget, value_hint = ValueHint::Other)]
+    budget: Option<Duration>,
+
     /// Also write the figures as a Prometheus textfile to FILE when the run ends (replaced
     /// atomically; for node_exporter's --collector.textfile.directory, name it *.prom)
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
@@ -672,6 +683,25 @@ fn config(a: Args) -> Config {
         repeat: a.repeat.unwrap_or(1),
         prometheus: a.prometheus,
         trials: a.trials,
+        budget: a.budget,
+    }
+}
+
+/// Longest `--budget`: a day.
+pub const MAX_BUDGET_S: u64 = 24 * 3600;
+
+/// A `--budget`: a whole number followed by `s`, `m` or `h` (`90s`,
+/// `10m`, `1h`), more than 0 and at most a day.
+pub fn parse_budget(s: &str) -> Result<Duration, String> {
+    let bad = || {
+        format!(
+            "'{s}' is not a duration: give a whole number of seconds, minutes or hours \
+             followed by s, m or h (90s, 10m, 1h), at most 24h"
+        )
+    };
+    match crate::model::forms::budget::parse(s) {
+        Some(secs) if (1..=MAX_BUDGET_S).contains(&secs) => Ok(Duration::from_secs(secs)),
+        _ => Err(bad()),
     }
 }
 
@@ -1010,6 +1040,31 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let e = parse_sysroot(d.path().to_str().unwrap()).unwrap_err();
         assert!(e.contains("neither proc/ nor sys/"), "{e}");
+    }
+
+    #[test]
+    fn a_budget_is_a_whole_number_of_seconds_minutes_or_hours() {
+        assert_eq!(parse(["quickbench"]).unwrap().budget, None);
+        let cfg = parse(["quickbench", "--budget", "10m"]).unwrap();
+        assert_eq!(cfg.budget, Some(Duration::from_secs(600)));
+        assert_eq!(parse_budget("90s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_budget("1h"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_budget("24h"), Ok(Duration::from_secs(86400)));
+        for bad in [
+            "5x",
+            "10",
+            "m",
+            "0s",
+            "1.5m",
+            "-1m",
+            "25h",
+            " 10m",
+            "99999999999999999999h",
+        ] {
+            let e = parse_budget(bad).unwrap_err();
+            assert!(e.contains(&format!("'{bad}'")), "{e}");
+            assert!(e.contains("90s, 10m, 1h"), "{e}");
+        }
     }
 
     #[test]

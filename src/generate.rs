@@ -504,7 +504,15 @@ fn trials(r: &mut Roff) {
          --trials K asks for K trials (1: one block, as the original). --repeat N multiplies \
          the time: N rounds of the K trials of every step, N x K trials a step, each a K-th \
          of the delay (loop delay 30 s x 3 in 18 trials); each step prints the rate over \
-         all N x K trials.",
+         all N x K trials. --budget DURATION (90s, 10m, 1h) spends a whole-run time: after \
+         the first pass of each section's trials (what the run takes without it, its \
+         minimum; --dry-run states both), it adds one trial at a time to the step whose 95 % \
+         t interval on its log trial rates is widest against the 5 % margin of compare, until \
+         each step is within 2 %, has 60 trials, or the section's share of the budget (in \
+         proportion to its first pass; what one leaves goes to the next) cannot pay for \
+         another. The text prints the rate over all of a step's trials and the Run line names \
+         the budget (loop delay 30 s in 6 trials, budget 20m); the JSON says what stopped \
+         each step (budget_stop).",
     )]);
 }
 
@@ -745,6 +753,11 @@ mod tests {
         );
         assert!(man.starts_with(".ie"), "{}", &man[..80]);
         assert!(man.contains(".TH QUICKBENCH 1 "), "no title line");
+        let trials =
+            &man[man.find(".SH TRIALS").unwrap()..man.find(".SH \"EXIT STATUS\"").unwrap()];
+        for said in ["\\-\\-budget DURATION", "minimum", "(budget_stop)"] {
+            assert!(trials.contains(said), "TRIALS says {said}: {trials}");
+        }
         let synopsis =
             &man[man.find(".SH SYNOPSIS").unwrap()..man.find(".SH DESCRIPTION").unwrap()];
         assert!(synopsis.contains("\\fBquickbench\\fR"), "{synopsis}");

@@ -46,6 +46,22 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     }
+    // Before measuring: a budget the first pass already exceeds cannot be
+    // kept.
+    if let Some(budget) = cfg.budget.filter(|_| !cfg.dry_run) {
+        let min = run::budget_minimum(&cfg);
+        if budget < min {
+            report::stderr_line(&format!(
+                "--budget {}: less than this run's first pass of trials, which takes about {} \
+                 (every timed step's loop delay, every storage line's rest): give at least \
+                 --budget {}s, or a shorter loop delay, or fewer sections with --only",
+                quickbench::plan::human_duration(budget.as_secs_f64()),
+                quickbench::plan::human_duration(min.as_secs_f64()),
+                min.as_secs()
+            ));
+            return ExitCode::from(EXIT_USAGE);
+        }
+    }
     signals::install();
     let console = Console::new(Progress::stderr(cfg.quiet));
     let progress = Progress::disabled();

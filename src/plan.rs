@@ -30,6 +30,8 @@ pub struct PlanInput {
     pub max_size_bytes: u64,
     /// Trials of each timed step of the standard report (`--repeat`).
     pub repeat: u32,
+    /// The whole run's time budget (`--budget`).
+    pub budget: Option<Duration>,
 }
 
 impl PlanInput {
@@ -208,7 +210,16 @@ pub fn build(
         io_rest_s: crate::dd_io::SETTLE.as_secs_f64(),
         repeat: repeated.then_some(cfg.repeat),
         steps_once: repeated.then_some(est.steps_once),
+        budget_s: cfg.budget.map(|b| b.as_secs_f64()),
+        budget_min_s: cfg.budget.map(|_| est.run_s),
     }
+}
+
+/// The least `--budget` a run takes: its first pass of trials, every
+/// timed step's loop delay and every storage line's rest ([`estimate`]),
+/// rounded up to the second.
+pub fn budget_minimum(cfg: &PlanInput, cpu_steps: usize) -> Duration {
+    Duration::from_secs_f64(estimate(cfg, cpu_steps).run_s.ceil())
 }
 
 /// `1.5 GiB`, `512 MiB`: a size for humans, base 1024.
@@ -269,7 +280,17 @@ mod tests {
             io_jobs: vec![1, 4, 16],
             max_size_bytes: 4 << 30,
             repeat: 1,
+            budget: None,
         }
+    }
+
+    #[test]
+    fn the_least_budget_is_the_first_pass_rounded_up() {
+        // 15 steps of 30 s and 12 rests of 0.2 s: 452.4 s.
+        let cfg = input(30.0, &Section::ALL);
+        assert_eq!(budget_minimum(&cfg, 2), Duration::from_secs(453));
+        let cpu = input(1.0, &[Section::Cpu]);
+        assert_eq!(budget_minimum(&cpu, 3), Duration::from_secs(3));
     }
 
     #[test]

@@ -147,17 +147,7 @@ pub const BUDGET_TARGET: f64 = 0.02;
 /// compare's margin, which the widest intervals are ranked against.
 pub const MARGIN: f64 = 0.05;
 
-/// Why a step got no more trials under `--budget` (JSON `budget_stop`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum BudgetStop {
-    /// Its half-width reached [`BUDGET_TARGET`].
-    WithinTarget,
-    /// The budget left could not pay for one more of its trials.
-    BudgetSpent,
-    /// It reached [`MAX_BUDGET_TRIALS`].
-    MostTrials,
-}
+pub use crate::model::trials::BudgetStop;
 
 /// Most trials a step may get under `--budget`.
 pub const MAX_BUDGET_TRIALS: usize = 60;
@@ -182,14 +172,15 @@ pub fn half_width(rates: &[f64]) -> Option<f64> {
 /// takes): each time, the step whose half-width is widest relative to
 /// [`MARGIN`] among those not stopped gets one trial (`run(i)` runs it and
 /// returns its rate), until every step is within [`BUDGET_TARGET`], has
-/// [`MAX_BUDGET_TRIALS`], or cannot be paid for. Returns why each stopped
-/// and the budget left. A step without a half-width yet (under 2 trials,
+/// [`MAX_BUDGET_TRIALS`], or cannot be paid for; `run` returning `None`
+/// (a Ctrl-C, an error) stops every step not yet stopped. Returns why
+/// each stopped and the budget left. A step without a half-width yet (under 2 trials,
 /// a zero rate) ranks first: it has no interval at all.
 pub fn spend_budget(
     rates: &mut [Vec<f64>],
     cost: &[Duration],
     mut budget: Duration,
-    mut run: impl FnMut(usize) -> f64,
+    mut run: impl FnMut(usize) -> Option<f64>,
 ) -> (Vec<BudgetStop>, Duration) {
     let mut stop: Vec<Option<BudgetStop>> = vec![None; rates.len()];
     loop {
@@ -212,8 +203,15 @@ pub fn spend_budget(
                 w(a).total_cmp(&w(b)).then(b.cmp(&a))
             });
         let Some(i) = widest else { break };
-        rates[i].push(run(i));
         budget -= cost[i];
+        match run(i) {
+            Some(rate) => rates[i].push(rate),
+            None => {
+                for s in stop.iter_mut().filter(|s| s.is_none()) {
+                    *s = Some(BudgetStop::Interrupted);
+                }
+            }
+        }
     }
     (
         stop.into_iter()
@@ -347,7 +345,7 @@ mod tests {
         // Every new trial lands on the figure: the spread shrinks.
         let (stops, left) = spend_budget(&mut rates, &cost, s(10.0), |i| {
             order.push(i);
-            100.0
+            Some(100.0)
         });
         assert_eq!(stops[0], BudgetStop::WithinTarget, "no trial for it");
         assert_eq!(rates[0].len(), 6);
@@ -360,7 +358,7 @@ mod tests {
         assert_eq!(stops[2], BudgetStop::BudgetSpent);
         // A large budget: every step ends within the target.
         let mut rates = vec![vec![100.0, 104.0, 97.0], vec![100.0, 100.1, 99.9]];
-        let (stops, left) = spend_budget(&mut rates, &[s(0.5); 2], s(100.0), |_| 100.0);
+        let (stops, left) = spend_budget(&mut rates, &[s(0.5); 2], s(100.0), |_| Some(100.0));
         assert_eq!(stops, [BudgetStop::WithinTarget, BudgetStop::WithinTarget]);
         assert!(rates[0].len() > 3, "the wide step got trials");
         assert_eq!(rates[1].len(), 3, "the narrow one needed none");
@@ -370,11 +368,7 @@ mod tests {
         let mut rates = vec![vec![50.0, 150.0]];
         let (stops, _) = spend_budget(&mut rates, &[s(0.1)], s(1000.0), |_| {
             k += 1.0;
-            if k % 2.0 == 0.0 {
-                50.0
-            } else {
-                150.0
-            }
+            Some(if k % 2.0 == 0.0 { 50.0 } else { 150.0 })
         });
         assert_eq!(stops, [BudgetStop::MostTrials]);
         assert_eq!(rates[0].len(), MAX_BUDGET_TRIALS);
@@ -382,5 +376,25 @@ mod tests {
         let mut rates = vec![vec![100.0, 120.0, 80.0]];
         let (stops, left) = spend_budget(&mut rates, &[s(1.0)], s(0.5), |_| unreachable!());
         assert_eq!((stops[0], left), (BudgetStop::BudgetSpent, s(0.5)));
+        // A Ctrl-C during the added trials stops every step not stopped.
+        let mut rates = vec![
+            vec![100.0, 120.0, 80.0],
+            vec![1.0, 1.0, 1.0],
+            vec![5.0, 9.0],
+        ];
+        let mut ran = 0;
+        let (stops, left) = spend_budget(&mut rates, &[s(1.0); 3], s(10.0), |_| {
+            ran += 1;
+            (ran < 2).then_some(100.0)
+        });
+        assert_eq!(
+            stops,
+            [
+                BudgetStop::Interrupted,
+                BudgetStop::WithinTarget,
+                BudgetStop::Interrupted
+            ]
+        );
+        assert_eq!((ran, left), (2, s(8.0)), "the cut trial is paid for");
     }
 }

@@ -404,7 +404,19 @@ fn the_run_line_reads_back_its_trials() {
     assert_eq!(r.dir.as_deref(), Some("/var/tmp"));
     assert_eq!(quickbench::report::text::render(&r), text);
     let r = read_text("b.txt", &header("loop delay 2.5 s, /srv, date unknown")).unwrap();
-    assert_eq!(r.repeat, 1);
+    assert_eq!((r.repeat, r.budget_s), (1, None));
+    // `--budget` as typed, after the trials, before the directory.
+    let text = header("loop delay 30 s in 6 trials, budget 20m, /srv (xfs on sdb), date unknown");
+    let r = read_text("d.txt", &text).unwrap();
+    assert_eq!((r.trials_per_delay, r.budget_s), (6, Some(1200.0)));
+    assert_eq!(r.dir.as_deref(), Some("/srv"));
+    assert_eq!(quickbench::report::text::render(&r), text);
+    let r = read_text(
+        "e.txt",
+        &header("loop delay 1 s, budget 90s, /srv, date unknown"),
+    )
+    .unwrap();
+    assert_eq!((r.budget_s, r.dir.as_deref()), (Some(90.0), Some("/srv")));
     for bad in [
         "loop delay 30 s × 1 trials, /var/tmp, date unknown",
         "loop delay 30 s × x trials, /var/tmp, date unknown",
@@ -477,4 +489,161 @@ fn a_default_short_run_carries_trials_and_compares_by_their_spread() {
         }
     }
     assert!(rows > 0, "{c:#}");
+}
+
+/// Each CPU loop step's (trials, budget_stop) of a stand-in run of
+/// `args` with 3 trials in a 1 s delay.
+fn budget_steps(args: &[&str]) -> (Value, Vec<(usize, String)>) {
+    let mut all = vec!["--fake-figures", "1", "--trials", "3", "--json", "-q"];
+    all.extend(args);
+    let doc = json_of(&qb(&all));
+    assert_valid(&doc);
+    let steps = doc["cpu_loop"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let stop = s["budget_stop"]
+                .as_str()
+                .expect("a budget_stop")
+                .to_string();
+            (trials(s, "loops_per_s_mean").len(), stop)
+        })
+        .collect();
+    (doc, steps)
+}
+
+#[test]
+fn the_stand_in_spends_a_budget_where_the_trials_are_widest() {
+    // The stand-in's trials run 1, 1.02, 1.01, 0.99, 1 times a figure:
+    // the 95 % t interval of the log rates is ±2.5 % at 3 trials, ±2.0 %
+    // (just over) at 4, ±1.4 % at 5, so each step wants 2 added trials.
+    let dir = tempfile::tempdir_in(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let d = dir.path().to_str().unwrap();
+    let (doc, steps) = budget_steps(&["--budget", "10m", "--dir", d]);
+    assert_eq!(doc["budget_s"], 600.0);
+    for (n, stop) in &steps {
+        assert_eq!((*n, stop.as_str()), (5, "within_target"));
+    }
+    let mem = &doc["memory"]["dd_bandwidth"];
+    assert_eq!(mem["budget_stop"], "within_target", "{mem:#}");
+    assert_eq!(trials(mem, "elapsed_ns").len(), 5);
+    let lines = doc["storage_bandwidth"].as_array().unwrap();
+    assert!(!lines.is_empty());
+    for l in lines {
+        assert_eq!(l["budget_stop"], "within_target", "{l:#}");
+        assert_eq!(l["trials"].as_array().unwrap().len(), 5);
+        let rounds: Vec<u64> = l["trials"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["round"].as_u64().unwrap())
+            .collect();
+        assert_eq!(rounds, [1, 2, 3, 4, 5], "added trials after the first pass");
+    }
+    // The report reads back: more trials than the first pass asked are
+    // the budget's, not a fault.
+    let f = dir.path().join("budget.json");
+    std::fs::write(&f, serde_json::to_vec(&doc).unwrap()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_quickbench"))
+        .arg("compare")
+        .args([&f, &f])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    // The least budget (the first pass, whole seconds): no trial added.
+    let cpu = steps.len();
+    let min = format!("{cpu}s");
+    let (_, steps) = budget_steps(&["--only", "cpu", "--budget", &min]);
+    assert!(
+        steps.iter().all(|(n, s)| *n == 3 && s == "budget_spent"),
+        "{steps:?}"
+    );
+    // One second more: three trials of a third of a second, the widest
+    // first, then every step with 5 trials is within the target.
+    let more = format!("{}s", cpu + 1);
+    let (_, steps) = budget_steps(&["--only", "cpu", "--budget", &more]);
+    let added: usize = steps.iter().map(|(n, _)| n - 3).sum();
+    assert_eq!(added, (2 * cpu).min(3), "{steps:?}");
+    for (n, stop) in &steps {
+        let want = if *n == 5 {
+            "within_target"
+        } else {
+            "budget_spent"
+        };
+        assert_eq!(stop, want, "{steps:?}");
+    }
+    // Without --budget: no key, the JSON of before.
+    let doc = json_of(&qb(&[
+        "--fake-figures",
+        "1",
+        "--only",
+        "cpu",
+        "--json",
+        "-q",
+    ]));
+    assert!(doc.get("budget_s").is_none());
+    assert!(doc["cpu_loop"][0].get("budget_stop").is_none());
+}
+
+#[test]
+fn the_plan_states_the_budget_and_its_minimum_and_a_smaller_one_is_refused() {
+    let doc = json_of(&qb(&["--dry-run", "--budget", "1h", "30", "--json", "-q"]));
+    assert_valid(&doc);
+    let plan = &doc["plan"];
+    assert_eq!(plan["budget_s"], 3600.0);
+    assert_eq!(plan["budget_min_s"], plan["estimated_run_s"]);
+    let text = String::from_utf8(qb(&["--dry-run", "--budget", "1h", "30"]).stdout).unwrap();
+    assert!(
+        text.contains("\nBudget    : 1 h 0 min (at least "),
+        "{text}"
+    );
+    // Refused before anything is measured, with the minimum named.
+    let start = Instant::now();
+    let out = qb(&["30", "--only", "cpu", "--budget", "10s"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(out.stdout.is_empty());
+    assert!(
+        err.contains("--budget 10 s: less than this run's first pass"),
+        "{err}"
+    );
+    assert!(err.contains("give at least --budget "), "{err}");
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "nothing measured"
+    );
+    // A bad duration names the value and the forms.
+    let out = qb(&["--budget", "5x"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("'5x'") && err.contains("90s, 10m, 1h"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_live_budget_run_keeps_its_time_and_says_what_stopped_each_step() {
+    let start = Instant::now();
+    let doc = json_of(&qb(&[
+        "1", "--only", "cpu", "--budget", "10s", "--json", "-q",
+    ]));
+    let took = start.elapsed();
+    assert_valid(&doc);
+    assert_eq!(doc["budget_s"], 10.0);
+    // The budget, and what a loaded shared host adds to it.
+    assert!(took < Duration::from_secs(16), "{took:?}");
+    let k = doc["trials_per_delay"].as_u64().unwrap() as usize;
+    for s in doc["cpu_loop"].as_array().unwrap() {
+        let stop = s["budget_stop"].as_str().expect("what stopped it");
+        assert!(
+            ["within_target", "budget_spent", "most_trials"].contains(&stop),
+            "{s:#}"
+        );
+        let n = trials(s, "loops_per_s_mean").len();
+        assert!(n >= k, "the first pass's {k} trials at least: {n}");
+    }
 }

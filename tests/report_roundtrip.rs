@@ -103,6 +103,10 @@ fn model(rng: &mut Rng) -> Report {
     };
     if rng.coin() {
         r.loop_delay_s = Some([0.1, 2.0, 30.0, 12.5][rng.below(4) as usize]);
+        // `--budget`, named on the Run line as typed.
+        r.budget_s = rng
+            .coin()
+            .then(|| [90.0, 600.0, 3600.0, 61.0, 5400.0][rng.below(5) as usize]);
         r.dir = Some(format!("/{}/{}", rng.word(), rng.phrase()));
         r.run_fs_device = rng.coin().then(|| (rng.word(), rng.word()));
         r.timestamp_utc = rng.coin().then(|| {

@@ -425,6 +425,13 @@ pub struct Plan {
     /// (those of `-x`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steps_once: Option<u32>,
+    /// `--budget`, seconds: the whole run's time, the first pass included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget_s: Option<f64>,
+    /// With `--budget`: the least budget it takes, the first pass of
+    /// trials (`estimated_run_s` without the budget), seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget_min_s: Option<f64>,
 }
 
 /// A section that could not run, and why (the exit status is 1 when there
@@ -529,6 +536,11 @@ pub struct Report {
     /// key in the JSON, when the steps ran as one block.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub trials_per_delay: u32,
+    /// `--budget`, seconds: after the first pass of each section's trials,
+    /// trials were added where the intervals were widest, within this
+    /// whole-run time. Absent without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget_s: Option<f64>,
     /// How the trials of `--repeat` were ordered (the seed, each round).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trial_order: Option<TrialOrder>,
@@ -607,6 +619,7 @@ impl Report {
             loop_delay_s: None,
             repeat: 1,
             trials_per_delay: 1,
+            budget_s: None,
             trial_order: None,
             dir: None,
             sections: Vec::new(),

@@ -57,6 +57,23 @@ pub struct Repeated<M> {
     /// Every trial, in the order they ran; empty without `--repeat`.
     #[serde(default = "Vec::new", skip_serializing_if = "Vec::is_empty")]
     pub trials: Vec<RoundTrial<M>>,
+    /// With `--budget`: why the step got no more trials. Absent without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget_stop: Option<BudgetStop>,
+}
+
+/// Why a step got no more trials under `--budget` (JSON `budget_stop`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BudgetStop {
+    /// Its interval's half-width reached the target (2 % of its figure).
+    WithinTarget,
+    /// The budget left could not pay for one more of its trials.
+    BudgetSpent,
+    /// It reached the most trials a step may get.
+    MostTrials,
+    /// A Ctrl-C or an error stopped the added trials.
+    Interrupted,
 }
 
 impl<M> Deref for Repeated<M> {
@@ -247,6 +264,7 @@ impl<M> Repeated<M> {
             step,
             median_trial: None,
             trials: Vec::new(),
+            budget_stop: None,
         }
     }
 }
@@ -295,6 +313,7 @@ impl<M: TrialFigure + Clone> Repeated<M> {
             step,
             median_trial: Some(at),
             trials,
+            budget_stop: None,
         }
     }
 }

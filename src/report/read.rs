@@ -249,7 +249,7 @@ impl TextReader<'_> {
                         self.err(
                             l.no,
                             format!(
-                                "expected `Run       : loop delay <N> s[ {TRIALS_SIGN} <repeat> trials| in <K> trials| {TRIALS_SIGN} <repeat> in <all> trials], <dir> (<fs> on <device>), <YYYY-MM-DD HH:MM> UTC`, found {:?}",
+                                "expected `Run       : loop delay <N> s[ {TRIALS_SIGN} <repeat> trials| in <K> trials| {TRIALS_SIGN} <repeat> in <all> trials][, budget <90s|10m|1h>], <dir> (<fs> on <device>), <YYYY-MM-DD HH:MM> UTC`, found {:?}",
                                 l.text
                             ),
                         )
@@ -259,6 +259,7 @@ impl TextReader<'_> {
                     self.report.run_fs_device = run.2;
                     self.report.timestamp_utc = run.3;
                     (self.report.repeat, self.report.trials_per_delay) = run.4;
+                    self.report.budget_s = run.5;
                 }
                 ("Bash", Some(o)) => o.bash = Some(value.to_string()),
                 ("dd", Some(o)) => o.dd = Some(value.to_string()),
@@ -684,18 +685,20 @@ fn rest_after_tokens(text: &str, n: usize) -> &str {
 
 /// What the `Run` header line says: the loop delay, the directory, its
 /// filesystem and device, the date (RFC 3339, to the minute), and the
-/// trials of each step.
+/// trials of each step, the `--budget` in seconds.
 type RunFacts = (
     f64,
     String,
     Option<(String, String)>,
     Option<String>,
     (u32, u32),
+    Option<f64>,
 );
 
 /// `loop delay 30 s, /var/tmp (ext4 on vda), 2026-12-03 18:20 UTC`, or
 /// `loop delay 30 s × 5 trials, ...`, `loop delay 30 s in 6 trials, ...`,
-/// `loop delay 30 s × 5 in 30 trials, ...`.
+/// `loop delay 30 s × 5 in 30 trials, ...`; any of them then
+/// `, budget 10m` before the directory.
 fn parse_run_line(value: &str) -> Option<RunFacts> {
     let rest = value.strip_prefix("loop delay ")?;
     let (delay, rest) = rest.split_once(" s")?;
@@ -721,6 +724,13 @@ fn parse_run_line(value: &str) -> Option<RunFacts> {
             }
         }
     };
+    // `budget 10m, `: only in that form, so a directory named otherwise
+    // stays a directory.
+    let (budget, rest) = rest
+        .strip_prefix("budget ")
+        .and_then(|r| r.split_once(", "))
+        .and_then(|(b, r)| Some((Some(forms::budget::parse(b)? as f64), r)))
+        .unwrap_or((None, rest));
     let (place, date) = rest.rsplit_once(", ")?;
     let timestamp = match date {
         "date unknown" => None,
@@ -748,6 +758,7 @@ fn parse_run_line(value: &str) -> Option<RunFacts> {
             Some((fs, dev)),
             timestamp,
             (repeat, per_delay),
+            budget,
         ),
         None => (
             delay,
@@ -755,6 +766,7 @@ fn parse_run_line(value: &str) -> Option<RunFacts> {
             None,
             timestamp,
             (repeat, per_delay),
+            budget,
         ),
     })
 }

@@ -331,8 +331,13 @@ pub fn run_line(r: &Report) -> Option<String> {
         (1, k) => format!(" in {k} trials"),
         (n, k) => format!(" {TRIALS_SIGN} {n} in {} trials", n * k),
     };
+    // `--budget`, as typed: the trials above are the first pass's.
+    let budget = r
+        .budget_s
+        .map(|b| format!(", budget {}", crate::model::forms::budget::render(b as u64)))
+        .unwrap_or_default();
     Some(format!(
-        "Run       : loop delay {delay} s{trials}, {place}, {date}"
+        "Run       : loop delay {delay} s{trials}{budget}, {place}, {date}"
     ))
 }
 
@@ -613,6 +618,7 @@ pub fn plan_lines(p: &Plan, r: &Report) -> Vec<String> {
         v.extend(cpufreq_line(r));
         v.extend(limits_line(r));
         v.push(run_time_line(p, r));
+        v.extend(budget_line(p));
         return v;
     }
     v.push(format!("Directory : {}", p.dir));
@@ -651,7 +657,19 @@ pub fn plan_lines(p: &Plan, r: &Report) -> Vec<String> {
     v.extend(cpufreq_line(r));
     v.extend(limits_line(r));
     v.push(run_time_line(p, r));
+    v.extend(budget_line(p));
     v
+}
+
+/// `--budget`'s line of the plan: the budget, and its minimum (the first
+/// pass of trials, which the run time above is).
+fn budget_line(p: &Plan) -> Option<String> {
+    let (budget, min) = (p.budget_s?, p.budget_min_s.unwrap_or_default());
+    Some(format!(
+        "Budget    : {} (at least {}, the first pass; the rest adds trials where the figures are noisiest)",
+        human_duration(budget),
+        human_duration(min)
+    ))
 }
 
 #[cfg(test)]

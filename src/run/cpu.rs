@@ -44,7 +44,7 @@ impl<'a> Run<'a> {
         let jobs = cpu_jobs(&self.sys);
         // The clock before any step has loaded the CPUs (cold).
         self.cold_clock = self.measure.clock_probe(&self.cpus);
-        let mut rounds = Rounds::new(jobs.len(), self.rounds());
+        let mut rounds = Rounds::new(jobs.len(), self.rounds(), self.budgeted());
         let mut round = 1;
         while round <= rounds.last {
             let order = self.round_order(jobs.len(), false);
@@ -68,6 +68,18 @@ impl<'a> Run<'a> {
                 }
             }
             round += 1;
+        }
+        self.spend(
+            &mut rounds,
+            StepKind::CpuLoop,
+            "CPU loop step",
+            // The hot clock stays the first pass's last round's.
+            |run, i, round| Some(run.cpu_trial(jobs[i], round, false)),
+        )?;
+        for mut step in rounds.ready() {
+            hot_clock_on_the_step(&mut step);
+            self.report.cpu_loop.push(step);
+            self.emit(Item::CpuStep(self.report.cpu_loop.len() - 1))?;
         }
         Ok(())
     }
@@ -121,7 +133,15 @@ fn hot_clock_on_the_step(step: &mut crate::model::CpuStep) {
     if step.conditions.probe.is_some() {
         return;
     }
-    let Some(last) = step.trials.last() else {
+    // The last trial probed: the first pass's last round (a budget's added
+    // trials do not probe).
+    let Some(last) = step
+        .trials
+        .iter()
+        .rev()
+        .find(|t| t.step.conditions.probe.is_some())
+        .or(step.trials.last())
+    else {
         return;
     };
     let probe = last.step.conditions.probe.clone();

@@ -30,8 +30,9 @@ use crate::sysinfo::cgroup::{self, CgroupLimits};
 use crate::trials::{self, StepKind};
 use crate::{plan, signals, sysinfo, Sysroot};
 
+use crate::model::trials::TrialFigure;
 pub use measure::{Live, Measure, Storage};
-use rounds::Countdown;
+use rounds::{Budget, Countdown, Rounds};
 pub use stand_in::StandIn;
 
 /// Another process over this share of one CPU before the run starts is
@@ -96,6 +97,8 @@ pub struct Run<'a> {
     rng: Rng,
     /// Trials within each loop delay (K), one for the whole run.
     per_delay: u32,
+    /// What `--budget` leaves beyond the first pass, when given.
+    budget: Option<Budget>,
 }
 
 impl<'a> Run<'a> {
@@ -169,6 +172,22 @@ impl<'a> Run<'a> {
         } else {
             Duration::from_secs_f64(plan::estimate(&sections, cpu_jobs(&sys).len()).run_s)
         };
+        let budget = cfg.budget.filter(|_| !cfg.dry_run).map(|b| {
+            report.budget_s = Some(b.as_secs_f64());
+            let steps = |s: Section, n: usize| if sections.runs(s) { n as u32 } else { 0 };
+            let io = cfg.io_blocks.len() * 2 * cfg.io_jobs.len();
+            let first = first_pass(
+                cfg,
+                StepKind::CpuLoop,
+                steps(Section::Cpu, cpu_jobs(&sys).len()),
+            ) + first_pass(cfg, StepKind::Memory, steps(Section::Memory, 1))
+                + first_pass(cfg, StepKind::Storage, steps(Section::Io, io));
+            Budget {
+                pool: b.saturating_sub(time_left),
+                first_left: first,
+            }
+        });
+        let time_left = cfg.budget.map_or(time_left, |b| b.max(time_left));
         let limits = cgroup::read_limits(&sys);
         let cpus = crate::cpu_loop::smt::usable_cpu_list(&sys);
         let mut run = Run {
@@ -188,6 +207,7 @@ impl<'a> Run<'a> {
             advised: Vec::new(),
             rng: Rng::new(seed),
             per_delay,
+            budget,
         };
         for note in &run.limits.notes {
             console.warn(&format!("cgroup limits: {note}"));
@@ -274,9 +294,64 @@ impl<'a> Run<'a> {
     /// which trial it is.
     fn trial_label(&self, step: &str, round: u32) -> String {
         match self.rounds() {
+            n if round > n => format!("{step}, added trial {}", round - n),
             1 => step.to_string(),
             n => format!("{step}, trial {round}/{n}"),
         }
+    }
+
+    /// Under `--budget`, after the first pass of a section (`rounds`, its
+    /// steps of `kind`): trials added one at a time to the step whose
+    /// interval is widest against compare's margin
+    /// ([`trials::spend_budget`]), within the section's share of the
+    /// budget; `trial` runs step i's trial of round r (`None`: it failed,
+    /// and said so). A Ctrl-C stops the added trials, as it stops rounds.
+    fn spend<M: TrialFigure + Clone>(
+        &mut self,
+        rounds: &mut Rounds<M>,
+        kind: StepKind,
+        what: &str,
+        mut trial: impl FnMut(&mut Self, usize, u32) -> Option<M>,
+    ) -> Result<(), Stop> {
+        let Some(mut budget) = self.budget.take() else {
+            return Ok(());
+        };
+        let mut rates = rounds.rates();
+        let allowance = budget.allowance(first_pass(self.cfg, kind, rates.len() as u32));
+        let stops = if rounds.whole() {
+            let cost = vec![self.trial_plan(kind).trial + kind.overhead(); rates.len()];
+            let mut stop = None;
+            let (stops, left) = trials::spend_budget(&mut rates, &cost, allowance, |i| {
+                let round = rounds.next_round(i);
+                let step = trial(self, i, round)?;
+                let rate = step.main_figure();
+                let interrupted = step.end().interrupted();
+                rounds.add(i, round, step);
+                match self.after_step(what, interrupted, false) {
+                    Ok(false) => Some(rate),
+                    Ok(true) => None,
+                    Err(e) => {
+                        stop = Some(e);
+                        None
+                    }
+                }
+            });
+            budget.pool = budget.pool.saturating_sub(allowance - left);
+            if let Some(e) = stop {
+                return Err(e);
+            }
+            stops
+        } else {
+            vec![trials::BudgetStop::Interrupted; rates.len()]
+        };
+        self.budget = Some(budget);
+        rounds.release(stops);
+        Ok(())
+    }
+
+    /// Whether a budget holds each section's steps until it is spent.
+    fn budgeted(&self) -> bool {
+        self.budget.is_some()
     }
 
     /// Trials of each step in all: `--repeat` rounds of the trials within
@@ -372,6 +447,19 @@ fn cpu_jobs(sys: &Sysroot) -> Vec<u32> {
     cpu_loop::job_counts(sysinfo::usable_cpus(sys))
 }
 
+/// The first pass's time of `steps` steps of `kind`: each its loop delay
+/// (and each storage line its rest), `--repeat` times.
+fn first_pass(cfg: &Config, kind: StepKind, steps: u32) -> Duration {
+    (cfg.loop_delay + kind.overhead()) * steps * cfg.repeat.max(1)
+}
+
+/// The least `--budget` this run takes: its first pass
+/// ([`plan::budget_minimum`]).
+pub fn budget_minimum(cfg: &Config) -> Duration {
+    let sys = cfg.sysroot.clone().map(Sysroot::new).unwrap_or_default();
+    plan::budget_minimum(&plan_input(cfg), cpu_jobs(&sys).len())
+}
+
 /// What the plan needs of the command line.
 fn plan_input(cfg: &Config) -> plan::PlanInput {
     plan::PlanInput {
@@ -383,6 +471,7 @@ fn plan_input(cfg: &Config) -> plan::PlanInput {
         io_jobs: cfg.io_jobs.clone(),
         max_size_bytes: cfg.max_size_bytes,
         repeat: cfg.repeat,
+        budget: cfg.budget,
     }
 }
 
@@ -441,6 +530,7 @@ mod tests {
                 io_jobs: vec![1, 4, 16],
                 max_size_bytes: 512 << 20,
                 repeat: 3,
+                budget: None,
             }
         );
     }

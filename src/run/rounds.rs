@@ -4,9 +4,33 @@
 use std::time::Duration;
 
 use crate::conditions::Mark;
-use crate::model::trials::TrialFigure;
+use crate::model::trials::{BudgetStop, TrialFigure};
 use crate::model::{Repeated, RoundTrial};
 use crate::stats::trend::seasonal_kendall;
+
+/// What is left of `--budget` beyond the first pass, shared out among the
+/// sections in proportion to their first pass's time, so that the CPU
+/// loop, which runs first, does not spend what the storage lines need;
+/// what a section leaves goes on to the next ones.
+pub(super) struct Budget {
+    /// Not yet spent.
+    pub(super) pool: Duration,
+    /// The first pass's time of the timed sections not yet run.
+    pub(super) first_left: Duration,
+}
+
+impl Budget {
+    /// A section whose first pass took `first` may spend this much.
+    pub(super) fn allowance(&mut self, first: Duration) -> Duration {
+        let share = if self.first_left <= first {
+            1.0
+        } else {
+            first.as_secs_f64() / self.first_left.as_secs_f64()
+        };
+        self.first_left = self.first_left.saturating_sub(first);
+        self.pool.mul_f64(share).min(self.pool)
+    }
+}
 
 /// Time left in the run, for the progress display: the timed runs (every
 /// trial of every step) not yet started.
@@ -40,10 +64,16 @@ pub(super) struct Rounds<M> {
     done: usize,
     /// Whether a trend across the rounds earns a drift mark.
     drift: bool,
+    /// With `--budget`: nothing is handed out until the added trials have
+    /// run ([`Rounds::release`]).
+    hold: bool,
+    /// Why each step got no more trials, once released under `--budget`.
+    stops: Vec<Option<BudgetStop>>,
 }
 
 impl<M: TrialFigure + Clone> Rounds<M> {
-    pub(super) fn new(steps: usize, repeat: u32) -> Self {
+    /// `hold`: the section spends a budget after its rounds.
+    pub(super) fn new(steps: usize, repeat: u32, hold: bool) -> Self {
         Rounds {
             trials: vec![Vec::new(); steps],
             figures: vec![Vec::new(); steps],
@@ -51,7 +81,35 @@ impl<M: TrialFigure + Clone> Rounds<M> {
             repeat,
             done: 0,
             drift: true,
+            hold,
+            stops: vec![None; steps],
         }
+    }
+
+    /// Whether every round ran (no Ctrl-C cut them).
+    pub(super) fn whole(&self) -> bool {
+        self.last == self.repeat
+    }
+
+    /// Each step's trial rates so far.
+    pub(super) fn rates(&self) -> Vec<Vec<f64>> {
+        self.trials
+            .iter()
+            .map(|t| t.iter().map(|t| t.step.main_figure()).collect())
+            .collect()
+    }
+
+    /// The round of step `i`'s next trial: after its last.
+    pub(super) fn next_round(&self, i: usize) -> u32 {
+        self.trials[i].last().map_or(1, |t| t.round + 1)
+    }
+
+    /// The budget's trials have run: every step may be handed out, with
+    /// why it got no more (`stops`, in report order).
+    pub(super) fn release(&mut self, stops: Vec<BudgetStop>) {
+        self.hold = false;
+        self.stops = stops.into_iter().map(Some).collect();
+        self.stops.resize(self.trials.len(), None);
     }
 
     /// No drift mark for this section: its first round is not like the
@@ -88,13 +146,19 @@ impl<M: TrialFigure + Clone> Rounds<M> {
     /// trials ran is judged without them: its line is printed at once.
     pub(super) fn ready(&mut self) -> Vec<Repeated<M>> {
         let mut out = Vec::new();
+        if self.hold {
+            return out;
+        }
+        let released = self.stops.iter().any(Option::is_some);
         while let Some(t) = self.trials.get_mut(self.done) {
-            if t.last().map(|t| t.round) != Some(self.last) {
+            let last_ran = t.last().map(|t| t.round) == Some(self.last);
+            if t.is_empty() || !(last_ran || released) {
                 break;
             }
             let trials = std::mem::take(t);
-            out.push(match self.repeat {
-                1 => Repeated::once(trials.into_iter().next().expect("one trial").step),
+            let budget_stop = self.stops[self.done];
+            out.push(match (self.repeat, trials.len()) {
+                (1, 1) => Repeated::once(trials.into_iter().next().expect("one trial").step),
                 _ => {
                     let mut step = Repeated::of_trials(trials);
                     if self.drift {
@@ -106,6 +170,9 @@ impl<M: TrialFigure + Clone> Rounds<M> {
                     step
                 }
             });
+            if let Some(step) = out.last_mut() {
+                step.budget_stop = budget_stop;
+            }
             self.done += 1;
         }
         out
@@ -133,7 +200,7 @@ mod tests {
 
     #[test]
     fn a_step_is_handed_out_when_its_last_round_has_run_in_report_order() {
-        let mut r = Rounds::new(3, 2);
+        let mut r = Rounds::new(3, 2, false);
         // Round 1, in the order 2, 0, 1: nothing is done.
         for i in [2, 0, 1] {
             r.add(i, 1, cpu(i as f64));
@@ -155,7 +222,7 @@ mod tests {
     #[test]
     fn a_drop_halfway_through_the_rounds_is_a_drift_and_a_steady_section_is_not() {
         // Two steps, six rounds, a quota from round 4 on: both drop.
-        let mut r = Rounds::new(2, 6);
+        let mut r = Rounds::new(2, 6, false);
         let one = [100.0, 102.0, 99.0, 51.0, 50.0, 52.0];
         let two = [200.0, 197.0, 203.0, 100.0, 99.0, 103.0];
         for round in 1..=6 {
@@ -181,7 +248,7 @@ mod tests {
             );
         }
         // The same figures shuffled across the rounds: no trend.
-        let mut r = Rounds::new(2, 6);
+        let mut r = Rounds::new(2, 6, false);
         let one = [51.0, 100.0, 50.0, 102.0, 52.0, 99.0];
         let two = [200.0, 100.0, 197.0, 99.0, 203.0, 103.0];
         for round in 1..=6 {
@@ -190,7 +257,7 @@ mod tests {
         }
         assert!(r.ready().iter().all(|s| s.marks.is_empty()));
         // A section without drift marks (storage): none.
-        let mut r = Rounds::new(1, 6).without_drift();
+        let mut r = Rounds::new(1, 6, false).without_drift();
         for (round, v) in [100.0, 90.0, 80.0, 70.0, 60.0, 50.0]
             .into_iter()
             .enumerate()
@@ -199,7 +266,7 @@ mod tests {
         }
         assert!(r.ready()[0].marks.is_empty());
         // A steady trend smaller than the threshold: no mark.
-        let mut r = Rounds::new(1, 6);
+        let mut r = Rounds::new(1, 6, false);
         for (round, v) in [100.0, 99.5, 99.0, 98.5, 98.0, 97.5]
             .into_iter()
             .enumerate()
@@ -211,7 +278,7 @@ mod tests {
 
     #[test]
     fn a_cut_makes_its_round_the_last() {
-        let mut r = Rounds::new(2, 3);
+        let mut r = Rounds::new(2, 3, false);
         r.add(1, 1, cpu(1.0));
         r.add(0, 1, cpu(2.0));
         r.add(0, 2, cpu(3.0));
@@ -222,13 +289,46 @@ mod tests {
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].trials.len(), 2);
         // Without --repeat: the one run, no trials.
-        let mut r = Rounds::new(1, 1);
+        let mut r = Rounds::new(1, 1, false);
         r.add(0, 1, cpu(5.0));
         let out = r.ready();
         assert!(out[0].trials.is_empty() && out[0].median_trial.is_none());
         // No run at all (the memory step failed in round 1): no step.
-        let mut r: Rounds<CpuTrial> = Rounds::new(1, 2);
+        let mut r: Rounds<CpuTrial> = Rounds::new(1, 2, false);
         r.cut(0);
         assert!(r.ready().is_empty());
+    }
+
+    #[test]
+    fn under_a_budget_steps_wait_for_their_added_trials() {
+        let mut r = Rounds::new(2, 1, true);
+        r.add(1, 1, cpu(1.0));
+        r.add(0, 1, cpu(2.0));
+        assert!(r.ready().is_empty(), "held");
+        assert_eq!(r.rates(), [vec![2.0], vec![1.0]]);
+        assert_eq!(r.next_round(0), 2);
+        r.add(0, 2, cpu(4.0));
+        assert!(r.whole());
+        r.release(vec![BudgetStop::BudgetSpent, BudgetStop::WithinTarget]);
+        let out = r.ready();
+        assert_eq!(out.len(), 2);
+        assert_eq!(
+            out[0].trials.len(),
+            2,
+            "the added trial is one of its trials"
+        );
+        assert_eq!(out[0].loops_per_s_mean, 3.0);
+        assert_eq!(out[0].budget_stop, Some(BudgetStop::BudgetSpent));
+        assert!(out[1].trials.is_empty(), "one trial in all: the plain step");
+        assert_eq!(out[1].budget_stop, Some(BudgetStop::WithinTarget));
+        // The shares of the budget: in proportion to the first passes.
+        let s = Duration::from_secs;
+        let mut b = Budget {
+            pool: s(60),
+            first_left: s(30),
+        };
+        assert_eq!(b.allowance(s(10)), s(20));
+        b.pool -= s(5);
+        assert_eq!(b.allowance(s(20)), s(55), "the last takes what is left");
     }
 }

@@ -118,7 +118,8 @@ impl<'a> Run<'a> {
             .collect();
         for bs in blocks {
             self.emit(Item::BandwidthTitle(bs))?;
-            let mut rounds = Rounds::new(lines.len(), self.rounds()).without_drift();
+            let mut rounds =
+                Rounds::new(lines.len(), self.rounds(), self.budgeted()).without_drift();
             let mut orders = Vec::new();
             let mut round = 1;
             while round <= rounds.last {
@@ -141,6 +142,15 @@ impl<'a> Run<'a> {
                     }
                 }
                 round += 1;
+            }
+            let what = "storage bandwidth line";
+            self.spend(&mut rounds, StepKind::Storage, what, |run, i, round| {
+                Some(run.io_trial(ws.as_mut(), layout.as_ref(), bs, lines[i], round))
+            })?;
+            for line in rounds.ready() {
+                errors += usize::from(line.end.error().is_some());
+                self.report.storage_bandwidth.push(line);
+                self.emit(Item::BandwidthLine(self.report.storage_bandwidth.len() - 1))?;
             }
             if let Some(o) = &mut self.report.trial_order {
                 o.storage_bandwidth.push(StorageRounds {

@@ -5,6 +5,7 @@
 //!
 //! They import the data they print and nothing else.
 
+pub mod budget;
 pub mod cpuinfo;
 pub mod device_details;
 pub mod spread;
