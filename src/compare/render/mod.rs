@@ -173,7 +173,14 @@ pub fn legend(c: &Comparison) -> Vec<String> {
 pub fn busy_legend(c: &Comparison) -> Option<String> {
     let busy: Vec<String> = (0..c.sides.len())
         .filter(|&n| c.rows.iter().any(|r| marked_busy(&r.marks[n])))
-        .map(|n| column(c, n))
+        .map(|n| {
+            let names = busy_names(c.rows.iter().flat_map(|r| &r.marks[n]));
+            if names.is_empty() {
+                column(c, n)
+            } else {
+                format!("{} (by {})", column(c, n), names.join(", "))
+            }
+        })
         .collect();
     if busy.is_empty() {
         return None;
@@ -187,6 +194,23 @@ pub fn busy_legend(c: &Comparison) -> Option<String> {
         "Marked busy in {}: other work used the CPUs during {runs} (often a build just before); rerun {them} on a quiet host.",
         busy.join(" and ")
     ))
+}
+
+/// The processes that busy marks (as printed) name, busiest first as
+/// each mark lists them, each once, at most three: what kept the host
+/// busy, for the line that says to rerun.
+fn busy_names<'a>(marks: impl Iterator<Item = &'a String>) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for m in marks.filter_map(|m| Mark::parse(m)) {
+        if let Mark::Busy { processes, .. } = m {
+            for p in processes {
+                if names.len() < 3 && !names.contains(&p.comm) {
+                    names.push(p.comm);
+                }
+            }
+        }
+    }
+    names
 }
 
 /// Whether one of these marks (as printed) says the host was busy.
@@ -304,5 +328,26 @@ fn section_title(c: &Comparison, section: Section) -> String {
         }
         Some(r) => format!("{section} ({})", r.texts[0].clone().unwrap_or_default()),
         None => section.title(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::busy_names;
+
+    #[test]
+    fn the_rerun_line_names_what_kept_the_host_busy_once_each() {
+        let marks: Vec<String> = [
+            "busy 48 %: cc1plus, cargo",
+            "steal 12 %",
+            "busy 30 %: cargo, rustc, ld",
+            "busy: other processes used 40 % of a CPU",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(busy_names(marks.iter()), ["cc1plus", "cargo", "rustc"]);
+        let old_form = ["busy: other processes used 40 % of a CPU".to_string()];
+        assert!(busy_names(old_form.iter()).is_empty());
     }
 }
