@@ -30,7 +30,10 @@ fn busy_cpu_step() {
         return;
     }
     let qb = Command::new(env!("CARGO_BIN_EXE_quickbench"))
-        .args(["2", "--only", "cpu", "-q", "--json"])
+        // One block a step: the default trials interleave the two
+        // steps' trials over the section, so a spinner started between
+        // them would fall on trials of both.
+        .args(["2", "--only", "cpu", "-q", "--json", "--trials", "1"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
