@@ -85,11 +85,14 @@ pub(super) fn side_text(c: &Comparison, n: usize) -> String {
 fn header_text(c: &Comparison, width: usize, legend_lines: &[String]) -> String {
     let mut out = String::new();
     for n in 0..c.sides.len() {
-        out.push_str(&format!(
-            "{}: {}{}\n",
-            column(c, n),
-            side_text(c, n),
-            if n == 0 { ", the reference" } else { "" }
+        out.push_str(&wrap(
+            &format!(
+                "{}: {}{}",
+                column(c, n),
+                side_text(c, n),
+                if n == 0 { ", the reference" } else { "" }
+            ),
+            width,
         ));
     }
     for l in legend_lines {
