@@ -43,7 +43,7 @@ impl<'a> Run<'a> {
         self.emit(Item::CpuLoopTitle)?;
         let jobs = cpu_jobs(&self.sys);
         // The clock before any step has loaded the CPUs (cold).
-        self.cold_clock = self.measure.clock_probe(&self.cpus);
+        self.cold_clock = self.probe_clock();
         let mut rounds = Rounds::new(jobs.len(), self.rounds(), self.budgeted());
         let mut round = 1;
         while round <= rounds.last {
@@ -84,6 +84,19 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
+    /// The measured clock of this process's CPUs. The probe loads them
+    /// all at once: under a CPU quota of fewer CPUs, it spends the quota
+    /// as a step of as many jobs does, and the next trial waits for it.
+    fn probe_clock(&mut self) -> Option<crate::cpu_loop::mhz::ClockProbe> {
+        let probe = self.measure.clock_probe(&self.cpus);
+        self.quota_spent |= self
+            .limits
+            .cpu_quota
+            .as_ref()
+            .is_some_and(|q| q.cpus() < self.cpus.len() as f64);
+        probe
+    }
+
     /// One run of the CPU loop step of `jobs` jobs, with its conditions;
     /// with `probe`, the measured clock right after it.
     fn cpu_trial(&mut self, jobs: u32, round: u32, probe: bool) -> CpuTrial {
@@ -95,11 +108,12 @@ impl<'a> Run<'a> {
         let poll = || sampler.iter().for_each(Sampler::poll);
         let figure = self.measure.cpu_step(jobs, time, &poll);
         let sample = sampler.map(|s| s.finish(f64::from(jobs)));
+        self.note_quota(sample.as_ref().map(|s| &s.load));
         // The clock right after the step, while the CPUs are hot.
         let probe = if probe {
             self.cold_clock
                 .clone()
-                .zip(self.measure.clock_probe(&self.cpus))
+                .zip(self.probe_clock())
                 .map(|(cold, hot)| ProbedClock { cold, hot })
         } else {
             None

@@ -74,6 +74,7 @@ impl<'a> Run<'a> {
         match self.measure.memory_bandwidth(&self.sys, time) {
             Ok(figure) => {
                 let load = sampler.map(|s| s.finish(1.0).load);
+                self.note_quota(load.as_ref());
                 let bw = MemoryTrial {
                     figure,
                     marks: mark::marks(Step::Memory, load.as_ref(), None),

@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use crate::blockdev::{self, Target};
 use crate::cli::{Config, Section};
-use crate::conditions::{mark, Mark, MarkKind, Sampler};
+use crate::conditions::{mark, Mark, MarkKind, Sampler, StepLoad};
 use crate::cpu_loop;
 use crate::model::{Report, TrialOrder};
 use crate::report::Console;
@@ -99,6 +99,9 @@ pub struct Run<'a> {
     per_delay: u32,
     /// What `--budget` leaves beyond the first pass, when given.
     budget: Option<Budget>,
+    /// The last timed trial ran out of the cgroup's CPU quota: the next
+    /// one waits for the quota to refill first.
+    quota_spent: bool,
 }
 
 impl<'a> Run<'a> {
@@ -208,6 +211,7 @@ impl<'a> Run<'a> {
             rng: Rng::new(seed),
             per_delay,
             budget,
+            quota_spent: false,
         };
         for note in &run.limits.notes {
             console.warn(&format!("cgroup limits: {note}"));
@@ -385,9 +389,32 @@ impl<'a> Run<'a> {
     }
 
     /// Starts sampling the host's load around a step.
-    fn sample(&self) -> Option<Sampler> {
+    fn sample(&mut self) -> Option<Sampler> {
+        self.settle_quota();
         self.measure
             .load_sampler(&self.sys, &self.cpus, &self.limits)
+    }
+
+    /// Notes whether a trial's load ran out of the CPU quota.
+    fn note_quota(&mut self, load: Option<&StepLoad>) {
+        self.quota_spent = load
+            .and_then(|l| l.throttle)
+            .is_some_and(|t| t.throttled_periods > 0);
+    }
+
+    /// After a trial that ran out of the cgroup's CPU quota (a 2-job step
+    /// under a 1-CPU quota does every period), waits one quota period: the
+    /// cgroup stays throttled until the period ends, and a trial started
+    /// in that remainder (the 1-job step, interleaved right after) would
+    /// wait up to a period for nothing it did, and be marked throttled.
+    fn settle_quota(&mut self) {
+        if !std::mem::take(&mut self.quota_spent) {
+            return;
+        }
+        if let Some(q) = &self.limits.cpu_quota {
+            // The CFS period is 1 ms to 1 s.
+            std::thread::sleep(Duration::from_micros(q.period_us.min(1_000_000)));
+        }
     }
 
     /// Says once on stderr what the marks after a figure mean, and once

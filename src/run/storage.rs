@@ -193,6 +193,7 @@ impl<'a> Run<'a> {
             .iter()
             .map(|d| (d.device.clone(), d.delta))
             .collect();
+        self.note_quota(Some(&load));
         load.io = other_io(&OurIo::of_line(&figure), &deltas);
         let reach = layout.map(|layout| reach::judge_line(&figure, layout));
         let line = IoTrial {
