@@ -101,6 +101,42 @@ fn remove_stale_namespaces() {
             delete_netns(name);
         }
     }
+    // The outer ends of veths a killed run left (`qbf<pid>r<i>`): deleting
+    // the namespace takes its inner end away only later, in the kernel's
+    // own time, so they go here, by name, and the addresses are awaited.
+    let Ok(out) = Command::new("ip").args(["-o", "link", "show"]).output() else {
+        return;
+    };
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let Some(name) = line.split(':').nth(1).map(|n| n.trim()) else {
+            continue;
+        };
+        let name = name.split('@').next().unwrap_or(name);
+        let Some(rest) = name.strip_prefix("qbf") else {
+            continue;
+        };
+        let pid: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        if !pid.is_empty() && !Path::new("/proc").join(&pid).exists() {
+            let _ = Command::new("ip")
+                .args(["link", "del", name])
+                .stderr(Stdio::null())
+                .status();
+        }
+    }
+}
+
+/// The addresses in use on this machine once no stale fleet's are left:
+/// waits up to 5 s for a deleted namespace's veths to go.
+fn addresses_once_free() -> String {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        let taken = run("ip", &["-o", "addr", "show"]);
+        let stale = (1..=HOSTS).any(|i| taken.contains(&format!(" 10.231.{i}.")));
+        if !stale || std::time::Instant::now() > deadline {
+            return taken;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
 }
 
 /// The three "hosts" and everything made for them, undone on drop.
@@ -160,7 +196,7 @@ impl Fleet {
 
     fn start(sshd: &Path) -> Fleet {
         remove_stale_namespaces();
-        let taken = run("ip", &["-o", "addr", "show"]);
+        let taken = addresses_once_free();
         for i in 1..=HOSTS {
             assert!(
                 !taken.contains(&format!(" 10.231.{i}.")),
