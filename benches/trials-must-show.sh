@@ -25,6 +25,7 @@
 # Usage: benches/trials-must-show.sh DIR
 #        PARTS="aa cpu io time figures" (the default) or a subset.
 #        RUNS=6 DELAY=3 PAIRS=10 TDELAY=10 TRUNS=3 to change the sizes.
+#        KEEP=DIR keeps the reports and comparisons in DIR.
 set -Eeuo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:?usage: benches/trials-must-show.sh DIR (the benchmark directory of the A/A part)}
@@ -39,7 +40,12 @@ truns=${TRUNS:-3}
 cargo build --release --quiet
 bin=$PWD/target/release/quickbench
 work=$(mktemp -d /var/tmp/trials-must-show.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+if [ -n "${KEEP:-}" ]; then
+    mkdir -p "$KEEP"
+    trap 'cp -a "$work"/. "$KEEP"/ && rm -rf "$work"' EXIT
+else
+    trap 'rm -rf "$work"' EXIT
+fi
 part() { [[ " $parts " == *" $1 "* ]]; }
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
 
