@@ -181,13 +181,20 @@ impl From<End> for EndWire {
 
 impl From<EndWire> for End {
     fn from(w: EndWire) -> Self {
-        match w.error {
+        End::from_keys(w.cut_short, w.error, w.error_errno)
+    }
+}
+
+impl End {
+    /// The end its JSON keys say: `cut_short`, `error`, `error_errno`.
+    pub fn from_keys(cut_short: bool, error: Option<String>, error_errno: Option<i32>) -> End {
+        match error {
             Some(error) => End::Stopped {
                 error,
-                errno: w.error_errno,
-                interrupted: w.cut_short,
+                errno: error_errno,
+                interrupted: cut_short,
             },
-            None => End::cut_if(w.cut_short),
+            None => End::cut_if(cut_short),
         }
     }
 }

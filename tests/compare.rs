@@ -1234,3 +1234,54 @@ fn a_drift_mark_is_explained_in_the_legend() {
     let plain = compare_text(&[&a, &a], &[("NO_COLOR", "1")]);
     assert!(!plain.contains("drift:"), "{plain}");
 }
+
+/// compare reads the summary a report stores (`sample_summary`), not one
+/// of its own from the samples: a summary planted beside the samples
+/// (same count, another mean and interval) is the one a trial carries.
+/// A summary of another count than the samples listed is refused, by its
+/// JSON path, when the report is read.
+#[test]
+fn the_stored_sample_summary_is_the_one_compare_reads() {
+    use quickbench::compare::{facts, Fact};
+    use quickbench::report::read::read_json;
+    use quickbench::stats::Summary;
+    let d = tempfile::tempdir().unwrap();
+    let (_, json) = stand_in(d.path(), "vm");
+    let mut doc: Value = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    let step = &mut doc["cpu_loop"][0];
+    let samples: Vec<f64> = serde_json::from_value(step["samples"].clone()).unwrap();
+    assert!(samples.len() >= 5, "{step}");
+    let own = Summary::of(&samples).unwrap();
+    let planted = Summary {
+        mean: own.mean * 2.0,
+        median: own.median * 2.0,
+        min: own.min * 2.0,
+        max: own.max * 2.0,
+        ci95_lo: own.ci95_lo.map(|v| v * 1.5),
+        ci95_hi: own.ci95_hi.map(|v| v * 2.5),
+        ..own.clone()
+    };
+    step["sample_summary"] = serde_json::to_value(&planted).unwrap();
+    let r = read_json("planted.json", &doc.to_string()).unwrap();
+    let cpu = facts(&r)
+        .into_iter()
+        .find_map(|f| match f {
+            Fact::Figure(f) if f.label.trim() == "1 // jobs" => Some(f),
+            _ => None,
+        })
+        .expect("the 1-job CPU loop figure");
+    assert_eq!(cpu.trials.len(), 1);
+    let within = cpu.trials[0].trial.within.as_ref().expect("a summary");
+    assert_eq!(*within, planted);
+    assert_ne!(*within, own);
+
+    // A summary of 3 samples beside more samples: refused by its path.
+    doc["cpu_loop"][0]["sample_summary"]["n"] = 3.into();
+    let e = read_json("planted.json", &doc.to_string())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("cpu_loop[0].sample_summary.n: is 3: expected the number of samples listed"),
+        "{e}"
+    );
+}

@@ -317,18 +317,16 @@ fn runs_of<M>(step: &Repeated<M>) -> Vec<&M> {
     }
 }
 
-/// The summary of a step's sub-interval samples, when it has any.
+/// The summary of a step's sub-interval samples: the one its report
+/// stores (`sample_summary`, which the run computed from these samples
+/// and the reader checked against their count), else, for a report that
+/// lists samples without one, computed from them; `None` without either.
 fn sampled(s: &crate::samples::Samples) -> Option<Summary> {
-    if s.samples.is_empty() {
-        return None;
+    match &s.sample_summary {
+        Some(stored) => Some(stored.clone()),
+        None if s.samples.is_empty() => None,
+        None => Summary::of_finite(&s.samples),
     }
-    let finite: Vec<f64> = s
-        .samples
-        .iter()
-        .copied()
-        .filter(|x| x.is_finite())
-        .collect();
-    Summary::of(&finite)
 }
 
 fn trial(value: f64, within: Option<Summary>, marks: &[Mark]) -> FactTrial {

@@ -24,7 +24,12 @@ pub fn load(inputs: &[String]) -> Result<Vec<Input>, ReadError> {
                 let mut s = String::new();
                 io::stdin().read_to_string(&mut s).map(|_| s)
             } else {
-                std::fs::read(file).map(|b| String::from_utf8_lossy(&b).into_owned())
+                std::fs::read(file).map(|b| {
+                    // Checked once; only a file that is not UTF-8 is copied
+                    // with its bad bytes replaced.
+                    String::from_utf8(b)
+                        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+                })
             }
             .map_err(|e| ReadError {
                 file: file.clone(),

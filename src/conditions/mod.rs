@@ -43,7 +43,9 @@ use reach::Reach;
 /// A figure with the conditions it was measured under and the marks they
 /// earned. In the JSON, one object: the figure's keys, the conditions'
 /// keys, then `marks`. It reads as its figure (`step.jobs`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+///
+/// Read through `model::wire` (flat, in one pass) for the report's steps.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Measured<F, C> {
     /// What the measuring module returned.
     #[serde(flatten)]

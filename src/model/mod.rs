@@ -15,6 +15,7 @@
 
 pub mod forms;
 pub mod trials;
+pub mod wire;
 
 use serde::{Deserialize, Serialize};
 

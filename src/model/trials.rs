@@ -31,7 +31,9 @@ pub const MAX_REPEAT: u32 = 20;
 /// One trial of a step: the figure of that run, wrapped as the step is,
 /// and the round it ran in (1 to N). In the JSON, the step's keys and
 /// `round`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+///
+/// Read through [`super::wire`] (flat, in one pass).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RoundTrial<M> {
     /// The round it ran in, from 1.
     pub round: u32,
@@ -43,7 +45,9 @@ pub struct RoundTrial<M> {
 /// A step of the report with the trials it was chosen from. It reads as
 /// its step (`step.jobs`, `step.marks`). In the JSON, the step's keys,
 /// then `median_trial` and `trials` when there were several trials.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+///
+/// Read through [`super::wire`] (flat, in one pass).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Repeated<M> {
     /// The pooled figure of all trials (what the text prints) over the
     /// median trial's other fields, or the only run.

@@ -72,8 +72,29 @@ pub fn read_json(file: &str, text: &str) -> Result<Report, ReadError> {
         line,
         message,
     };
-    // The version alone first (the rest skipped, not built into a
-    // `Value`): a newer layout is refused before its fields are read.
+    // One pass into the report. Only when it fails, or holds another
+    // version, is the version read alone (the rest skipped, not built into
+    // a `Value`): a newer layout is refused as such, not by the first of
+    // its fields this version does not know.
+    let parsed: Result<Report, serde_json::Error> = serde_json::from_str(text);
+    if !matches!(&parsed, Ok(r) if r.schema_version == SCHEMA_VERSION) {
+        version_is_ours(text).map_err(|(line, message)| err(line, message))?;
+    }
+    // The version is ours: the report's own error.
+    let report = parsed.map_err(|e| {
+        err(
+            e.line(),
+            format!("not a quickbench JSON report (schema_version {SCHEMA_VERSION}): {e}"),
+        )
+    })?;
+    check::check(&report).map_err(|e| err(0, format!("{}: {}", e.path, e.message)))?;
+    Ok(report)
+}
+
+/// Refuses a document of another version, or none, with the line of the
+/// error and its message.
+fn version_is_ours(text: &str) -> Result<(), (usize, String)> {
+    let err = |line: usize, message: String| (line, message);
     #[derive(serde::Deserialize)]
     struct Version {
         #[serde(default)]
@@ -82,9 +103,9 @@ pub fn read_json(file: &str, text: &str) -> Result<Report, ReadError> {
     let version: Version =
         serde_json::from_str(text).map_err(|e| err(e.line(), format!("not valid JSON: {e}")))?;
     match version.schema_version.as_ref().and_then(|v| v.as_u64()) {
-        Some(v) if v == u64::from(SCHEMA_VERSION) => {}
+        Some(v) if v == u64::from(SCHEMA_VERSION) => Ok(()),
         Some(v) if v > u64::from(SCHEMA_VERSION) => {
-            return Err(err(
+            Err(err(
                 0,
                 format!(
                     "written by a newer quickbench (schema_version {v}; this one reads {SCHEMA_VERSION}): \
@@ -93,27 +114,19 @@ pub fn read_json(file: &str, text: &str) -> Result<Report, ReadError> {
             ))
         }
         Some(v) => {
-            return Err(err(
+            Err(err(
                 0,
                 format!("schema_version {v} is not one this quickbench reads ({SCHEMA_VERSION})"),
             ))
         }
         None => {
-            return Err(err(
+            Err(err(
                 0,
                 "no schema_version: not a quickbench JSON report (expected the output of `quickbench --json`)"
                     .into(),
             ))
         }
     }
-    let report: Report = serde_json::from_str(text).map_err(|e| {
-        err(
-            e.line(),
-            format!("not a quickbench JSON report (schema_version {SCHEMA_VERSION}): {e}"),
-        )
-    })?;
-    check::check(&report).map_err(|e| err(0, format!("{}: {}", e.path, e.message)))?;
-    Ok(report)
 }
 
 /// One line of the input, its number kept for errors.

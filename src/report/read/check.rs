@@ -181,7 +181,7 @@ impl Check {
 
     /// A rate, size or latency: finite, 0 or more, below 2^64.
     fn rate(&mut self, v: f64) {
-        if !(v.is_finite() && (0.0..MOST).contains(&v)) {
+        if !is_figure(v) {
             self.fail(
                 "",
                 format!(
@@ -203,8 +203,29 @@ impl Check {
     }
 
     fn samples(&mut self, s: &Samples) {
-        for (k, &v) in s.samples.iter().enumerate() {
-            self.at(&format!("samples[{k}]"), |c| c.rate(v));
+        // The path is made for the bad sample only: a fleet's reports
+        // hold thousands of good ones.
+        if let Some(k) = s.samples.iter().position(|&v| !is_figure(v)) {
+            self.at(&format!("samples[{k}]"), |c| c.rate(s.samples[k]));
+        }
+        // compare reads the stored summary, not one of its own: it must
+        // at least be a summary of as many samples as are listed.
+        if let Some(sum) = &s.sample_summary {
+            let listed = s.samples.len();
+            if listed > 0 && sum.n != listed {
+                self.fail(
+                    "sample_summary.n",
+                    format!(
+                        "is {}: expected the number of samples listed ({listed}), as the run writes it",
+                        sum.n
+                    ),
+                );
+            }
+            self.at("sample_summary", |c| {
+                for (name, v) in [("mean", sum.mean), ("min", sum.min), ("max", sum.max)] {
+                    c.at(name, |c| c.rate(v));
+                }
+            });
         }
     }
 
@@ -265,6 +286,11 @@ impl Check {
             });
         }
     }
+}
+
+/// A rate, size or latency a run can write: finite, 0 or more, below 2^64.
+fn is_figure(v: f64) -> bool {
+    v.is_finite() && (0.0..MOST).contains(&v)
 }
 
 /// A number as the message shows it: short, whatever its size.
