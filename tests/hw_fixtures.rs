@@ -662,6 +662,37 @@ fn x_says_the_frequency_settings_and_the_cpus_that_differ_and_reads_them_back() 
 }
 
 #[test]
+fn older_x_reports_without_the_new_lines_still_read() {
+    use quickbench::report::read::read_text;
+    use quickbench::report::text::render;
+    // A report of before these lines: the Clock line's means only, no
+    // CPU freq line. Here the means are 3600 and 3300 after the 2-job
+    // step, which the lines of today would explain CPU by CPU: the
+    // section is then kept as it was, its figures read.
+    let text: String = render(&extended_report(&acpi_cpufreq(), 2, Some(1)))
+        .lines()
+        .filter(|l| !l.starts_with("            after ") && !l.starts_with("            cpu"))
+        .filter(|l| !l.starts_with("CPU freq  : "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(text.contains("after each step 3600 3300 MHz\n"), "{text}");
+    let read = read_text("old.txt", &text).unwrap();
+    assert_eq!(render(&read), text);
+    assert!(read.extended.as_ref().unwrap().kept_as_text);
+    let mean = |i: usize| {
+        let p = read.cpu_loop[i].conditions.probe.as_ref().unwrap();
+        (p.cold.mean_mhz(), p.hot.mean_mhz())
+    };
+    assert_eq!(mean(1), (Some(3600.0), Some(3300.0)));
+    assert_eq!(read.cpufreq, None);
+    // Where the means agree, the older section reads into figures.
+    let text = render(&extended_report(&Tree::new(2), 2, None));
+    let read = read_text("old.txt", &text).unwrap();
+    assert_eq!(render(&read), text);
+    assert!(!read.extended.as_ref().unwrap().kept_as_text);
+}
+
+#[test]
 fn two_x_text_reports_compare() {
     use quickbench::compare::{compare, Input};
     use quickbench::report::read::read_text;

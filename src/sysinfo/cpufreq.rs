@@ -582,4 +582,62 @@ mod tests {
         assert_eq!(a.events_since(&b), 5);
         assert_eq!(b.events_since(&a), 0, "a counter going back counts 0");
     }
+
+    #[test]
+    fn the_settings_line_reads_back() {
+        let policy = |cpus: Vec<u32>, max: u64| CpufreqPolicy {
+            dir: "/sys/devices/system/cpu/cpufreq/policy0".into(),
+            cpus,
+            driver: Some("amd-pstate-epp".into()),
+            governor: Some("performance".into()),
+            scaling_min_khz: Some(400_000),
+            scaling_max_khz: Some(max),
+            cpuinfo_min_khz: Some(400_000),
+            cpuinfo_max_khz: Some(5_759_000),
+            energy_performance_preference: Some("performance".into()),
+            boost: Some(false),
+        };
+        let f = Cpufreq {
+            policies: vec![
+                policy(vec![0], 3_000_000),
+                policy(vec![1], 3_000_000),
+                policy(vec![4, 5], 5_759_000),
+            ],
+            boost: None,
+            intel_no_turbo: Some(true),
+            intel_pstate_status: Some("active".into()),
+            amd_pstate_status: None,
+        };
+        let line = f.settings().unwrap();
+        assert_eq!(
+            line,
+            "amd-pstate-epp performance 400-3000 MHz (of 5759), EPP performance, boost off on CPU(s) 0-1; \
+             amd-pstate-epp performance 400-5759 MHz, EPP performance, boost off on CPU(s) 4-5; turbo off"
+        );
+        let read = Cpufreq::parse_settings(&line).unwrap();
+        assert_eq!(read.settings().unwrap(), line);
+        // One policy per setting; what the line does not print is None.
+        assert_eq!(read.policies.len(), 2);
+        assert_eq!(read.policies[0].cpus, vec![0, 1]);
+        assert_eq!(read.policies[0].cpuinfo_max_khz, Some(5_759_000));
+        assert_eq!(read.policies[1].cpuinfo_max_khz, None);
+        assert_eq!(read.policies[0].cpuinfo_min_khz, None);
+        assert_eq!(read.intel_no_turbo, Some(true));
+        // A maximum under the hardware's by less than a MHz prints none.
+        let mut near = f.clone();
+        near.policies = vec![CpufreqPolicy {
+            cpuinfo_max_khz: Some(5_759_400),
+            ..policy(vec![0], 5_759_000)
+        }];
+        assert!(!near.settings().unwrap().contains("(of"));
+        assert_eq!(Cpufreq::default().settings(), None);
+        for bad in [
+            "amd-pstate-epp performance 400-3000 GHz on CPU(s) 0",
+            "acpi-cpufreq ondemand 1200-2601 MHz on CPU(s) 3-1",
+            "acpi-cpufreq ondemand 1200-2601 MHz",
+            "boost on",
+        ] {
+            assert_eq!(Cpufreq::parse_settings(bad), None, "{bad}");
+        }
+    }
 }
