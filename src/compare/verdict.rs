@@ -87,8 +87,8 @@ pub fn assumed_run_cv(kind: FigureKind) -> f64 {
 ///
 /// | kind | floor | measured |
 /// | --- | --- | --- |
-/// | CPU loop, memory | 0 | A/A of one report a side flagged none of 15 figures, twice |
-/// | 4k lines | 0 | 0.06-0.11 over the six lines, yet no A/A claim in 90 figures: their trials spread 7-19 % each and carry it |
+/// | CPU loop, memory | 0 | three A/A runs of one report a side: 1 claim in 30 CPU figures, 1 in 15 memory figures |
+/// | 4k lines | 0 | 0.06-0.11 over the six lines, yet no A/A claim in 270 figures over three runs: their trials spread 7-19 % each and carry it |
 /// | 1M lines | 0.07 | 0.04-0.24 (median 0.13); trials as tight as 4-8 % with the next report x1.26 away, the one A/A false claim of its run (17 of 19 in an earlier one) |
 ///
 /// 0.07 is about the lower quartile of the 1M lines' measured floors:
