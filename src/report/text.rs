@@ -25,6 +25,7 @@ pub use crate::model::forms::stack::{
 use crate::model::{BlockSize, IoSetup, Original, Plan, Report, Section, ORIGINAL_VERSION};
 use crate::plan::{human_bytes, human_duration};
 use crate::progress::Progress;
+use crate::sections::ADDED;
 use crate::sink::{Item, Output};
 use crate::sysinfo::cgroup::CpuQuota;
 use crate::units::dd_rate;
@@ -78,6 +79,11 @@ pub fn items(r: &Report) -> Vec<Item> {
             v.push(Item::ExtendedStorage);
         }
     }
+    v.extend(
+        (0..ADDED.len())
+            .filter(|&i| ADDED[i].present(r))
+            .map(Item::Added),
+    );
     if r.plan.is_some() {
         v.push(Item::Plan);
     }
@@ -101,6 +107,7 @@ fn title(r: &Report, item: Item) -> Option<String> {
         Item::ExtendedCpu => "Extended: CPU".into(),
         Item::ExtendedMemory => "Extended: Memory (DRAM, STREAM-like)".into(),
         Item::ExtendedStorage => "Extended: Storage".into(),
+        Item::Added(i) => ADDED[i].title().into(),
         Item::Plan => "Plan".into(),
         Item::Raw(i) => r.raw_sections[i].title.clone(),
     })
@@ -204,6 +211,7 @@ fn body(r: &Report, item: Item) -> Vec<String> {
                 .map(|x| x.device_details.as_slice())
                 .unwrap_or_default(),
         ),
+        Item::Added(i) => ADDED[i].lines(r),
         Item::Plan => r
             .plan
             .as_ref()

@@ -7,6 +7,7 @@
 //! ([`Item`]), the renderers say how it reads. Messages for the user
 //! (warnings, what to do) go to stderr through the [`Console`].
 
+mod added;
 mod cpu;
 mod extended;
 mod measure;
