@@ -31,6 +31,7 @@
 #        report's), not --only cpu.
 #        THROTTLE=fixed: the I/O cap stays at SHARE of the calibration
 #        report, instead of SHARE of the plain run before each slowed run.
+#        IO4K1=1: the I/O part's reports hold only the 4k 1-job lines.
 #        BACKING=tmpfs: the loop device's file lives on a tmpfs of its own
 #        (RAM), not under /var/tmp: the injected throttle is then measured
 #        against a device without the host disk's own slow spells.
@@ -202,6 +203,10 @@ mkfs.ext4 -q "$loopdev"
 mkdir -p "$work/mnt"
 mount "$loopdev" "$work/mnt"
 io=(--repeat "$repeat" --json -q --only io --max-size 64M --dir "$work/mnt")
+# IO4K1=1: only the 4k 1-job lines (the hidden --io-blocks/--io-jobs), a
+# report of 2 lines: 20 s a report at 10 s, and a family of 2 measurements
+# (a whole storage section's is 12: its claims need a stricter level).
+[ "${IO4K1:-0}" = 1 ] && io+=(--io-blocks 4k --io-jobs 1)
 "$bin" "$delay" "${io[@]}" > "$work/calibrate.json" 2>> "$work/stderr"
 majmin=$(lsblk -dno MAJ:MIN "$loopdev" | tr -d ' ')
 cg=$(make_cgroup io)

@@ -363,9 +363,10 @@ and after).\n\n\
 Two sides: every figure of A and B side by side, B/A with its interval \
 judged from the figures' own noise: \u{2248} when the whole interval is \
 within 5 %, better or worse when it is all beyond (latency: lower is \
-better), ~ when it straddles, with the runs a side that would decide. With \
-one or two reports a side the run-to-run spread is assumed; 3 reports a side \
-measure it. Reports with no samples (a text report or an older one) are \
+better), ~ when it straddles, with the runs a side that would decide. A \
+report's trials measure its own spread (1M lines add a run-to-run floor \
+with fewer than 3 reports a side); reports of one trial a step have the \
+run-to-run spread assumed, 3 reports a side measure it. Reports with no samples (a text report or an older one) are \
 read with the fixed 5 % band: compare JSON reports where you can. No ratio where it would mislead (the bash \
 original's CPU loop against ours, its latency column, interrupted or stopped \
 lines); the line says why. More sides: one column each against the first \

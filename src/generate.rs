@@ -407,7 +407,7 @@ fn description() -> Roff {
         roman(" take:"),
     ]);
     for s in Section::ALL {
-        let (title, text) = section_doc(s);
+        let (title, text) = s.doc();
         r.control("TP", []);
         r.text([bold(title), roman(" ("), italic(s.name()), roman(")")]);
         r.text([roman(text)]);
@@ -441,40 +441,6 @@ fn description() -> Roff {
         marks.join(", ")
     ))]);
     r
-}
-
-/// The title and the description of each section of the report.
-fn section_doc(s: Section) -> (&'static str, &'static str) {
-    match s {
-        Section::Cpuinfo => (
-            "[ CPU info ]",
-            "The model name, threads per core, cores per socket and sockets, as lscpu \
-             prints them; as root, the model name the firmware gives.",
-        ),
-        Section::Cpu => (
-            "[ CPU loop ]",
-            "A busy loop on 1, 2, 4 ... parallel jobs, up to the CPUs this process may \
-             use: loops per second of one job. A drop at some job count means the \
-             extra CPUs are SMT threads sharing cores.",
-        ),
-        Section::Memory => (
-            "[ Memory ]",
-            "MemTotal, and the bandwidth of dd if=/dev/zero of=/dev/null bs=1M (a cache \
-             bandwidth, not a DRAM one).",
-        ),
-        Section::Storage => (
-            "[ Storage info ]",
-            "Each block device with its bus, size, queue depth and model, and the \
-             device stack (LVM, LUKS, md, btrfs, ZFS, loop) under the benchmarked \
-             filesystem.",
-        ),
-        Section::Io => (
-            "[ Storage bandwidth ]",
-            "On the filesystem of the benchmark directory: synchronous O_DIRECT writes, \
-             then reads, with 1, 4 and 16 jobs, in 4k and in 1M blocks: MB/s, IO/s and \
-             the mean completion latency.",
-        ),
-    }
 }
 
 /// EXIT STATUS, ENVIRONMENT, FILES, EXAMPLES, SEE ALSO.

@@ -23,6 +23,7 @@ pub mod progress;
 pub mod report;
 pub mod run;
 pub mod samples;
+pub mod sections;
 pub mod signals;
 pub mod sink;
 pub mod stats;

@@ -98,6 +98,7 @@ fn report(cfg: &Config, out: &mut dyn Output, console: &Console) -> Result<u8, S
     run.storage_info()?;
     run.storage_bandwidth()?;
     run.extended()?;
+    run.added()?;
     run.plan()?;
     Ok(run.finish()?.exit_status())
 }

@@ -39,6 +39,8 @@ pub enum Item {
     ExtendedMemory,
     /// `[ Extended: Storage ]`.
     ExtendedStorage,
+    /// An added section (index in `sections::ADDED`), whole.
+    Added(usize),
     /// `[ Plan ]` of `--dry-run`.
     Plan,
     /// A section kept as lines (index in `raw_sections`).

@@ -1187,11 +1187,22 @@ fn the_trials_of_repeat_are_a_sides_trials() {
             (Some(5), Some(5)),
             "{row}"
         );
-        assert_eq!(j["spread"]["kind"], "measured", "{row}");
+        // One run a side: 1M lines add the run-to-run floor.
+        let want = if row["section"].as_str().unwrap().contains("1M blocks") {
+            "measured_with_floor"
+        } else {
+            "measured"
+        };
+        assert_eq!(j["spread"]["kind"], want, "{row}");
         let v = verdict(row, 1);
         assert!(v == "equal" || v == "inconclusive", "{row}");
     }
     assert!(c["warnings"].as_array().unwrap().is_empty(), "{c:#}");
+    let text = compare_text(&[&r, &r], &[("COLUMNS", "200")]);
+    assert!(
+        text.contains("1M lines add 7 % of run-to-run spread, shared over a side's reports"),
+        "{text}"
+    );
     // against a report of one trial: both compare, with a warning
     let (_, once) = stand_in(d.path(), "vm");
     let c = compare_json(&[&r, &once]);

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
 
 /// The report's layers: none of these may sit on an import cycle.
-const REPORT_LAYERS: [&str; 11] = [
+const REPORT_LAYERS: [&str; 12] = [
     "cli",
     "model",
     "plan",
@@ -25,6 +25,7 @@ const REPORT_LAYERS: [&str; 11] = [
     "conditions",
     "end",
     "stats",
+    "sections",
 ];
 
 /// What the model may never import: everything above it.

@@ -513,6 +513,16 @@ fn budget_steps(args: &[&str]) -> (Value, Vec<(usize, String)>) {
     (doc, steps)
 }
 
+/// The job counts of a report's CPU loop steps.
+fn steps_jobs(doc: &Value) -> Vec<u64> {
+    doc["cpu_loop"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["jobs"].as_u64().unwrap())
+        .collect()
+}
+
 #[test]
 fn the_stand_in_spends_a_budget_where_the_trials_are_widest() {
     // The stand-in's trials run 1, 1.02, 1.01, 0.99, 1 times a figure:
@@ -540,6 +550,31 @@ fn the_stand_in_spends_a_budget_where_the_trials_are_widest() {
             .map(|t| t["round"].as_u64().unwrap())
             .collect();
         assert_eq!(rounds, [1, 2, 3, 4, 5], "added trials after the first pass");
+    }
+    // The trial order lists the added trials: two a step, after the rounds.
+    let order = &doc["trial_order"];
+    let mut added: Vec<u64> = order["cpu_loop_added"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j.as_u64().unwrap())
+        .collect();
+    added.sort_unstable();
+    let mut want: Vec<u64> = steps_jobs(&doc).into_iter().flat_map(|j| [j, j]).collect();
+    want.sort_unstable();
+    assert_eq!(added, want, "{order:#}");
+    for section in order["storage_bandwidth"].as_array().unwrap() {
+        assert_eq!(
+            section["rounds"].as_array().unwrap().len(),
+            3,
+            "{section:#}"
+        );
+        let per_line = lines.len() / order["storage_bandwidth"].as_array().unwrap().len();
+        assert_eq!(
+            section["added"].as_array().unwrap().len(),
+            2 * per_line,
+            "{section:#}"
+        );
     }
     // The report reads back: more trials than the first pass asked are
     // the budget's, not a fault.

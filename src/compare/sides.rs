@@ -227,5 +227,6 @@ pub fn side_fact(facts: &[&Fact]) -> Option<SideFact> {
         trials,
         left_out,
         measure: head.and_then(|f| f.measure.clone()),
+        runs: figures.len().max(1),
     })
 }

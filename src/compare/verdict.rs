@@ -23,8 +23,8 @@ use serde::Serialize;
 use super::fact::{Better, Figure, FigureKind, Method, Unit};
 use crate::conditions::MarkKind;
 use crate::stats::{
-    judge_all, Call, Family, FigureInput, Judgement, OutOfReach, RatioInterval, RunsNeeded, Spread,
-    TrialValue,
+    judge_all, Call, Family, FigureInput, Judgement, OutOfReach, RatioInterval, RunFloor,
+    RunsNeeded, Spread, TrialValue,
 };
 
 /// The practical margin: differences within it read as equal.
@@ -69,6 +69,37 @@ pub fn assumed_run_cv(kind: FigureKind) -> f64 {
         FigureKind::Memory => 0.05,
         FigureKind::Storage4k => 0.20,
         FigureKind::Storage1M | FigureKind::Latency => 0.40,
+    }
+}
+
+/// The run-to-run floor of a kind of figure: the spread between runs
+/// that the trials of one run do not show, added to a side's measured
+/// spread over its number of reports (`stats::verdict::RunFloor`) when a
+/// side has fewer than three (three a side measure it). The
+/// trials of one run share its benchmark file (where the filesystem put
+/// it, how much of it the page cache holds), the writeback state of the
+/// device and the device's moment; a 1M line's trials agree within a few
+/// percent while the next run's sit elsewhere.
+///
+/// Measured as √(var of a line's mean log across reports − the mean of
+/// its within-report variances of that mean), over six consecutive
+/// default `quickbench 3` reports on ext4 over a loop device:
+///
+/// | kind | floor | measured |
+/// | --- | --- | --- |
+/// | CPU loop, memory | 0 | three A/A runs of one report a side: 1 claim in 30 CPU figures, 1 in 15 memory figures |
+/// | 4k lines | 0 | 0.06-0.11 over the six lines, yet no A/A claim in 270 figures over three runs: their trials spread 7-19 % each and carry it |
+/// | 1M lines | 0.07 | 0.04-0.24 (median 0.13); trials as tight as 4-8 % with the next report x1.26 away, the one A/A false claim of its run (17 of 19 in an earlier one) |
+///
+/// 0.07 is about the lower quartile of the 1M lines' measured floors:
+/// it removes the claims seen, while a 1M line of x1.5 with tight trials
+/// still decides with one report a side.
+pub fn run_floor_cv(kind: FigureKind) -> f64 {
+    match kind {
+        FigureKind::Storage1M => 0.07,
+        FigureKind::CpuLoop | FigureKind::Memory | FigureKind::Storage4k | FigureKind::Latency => {
+            0.0
+        }
     }
 }
 
@@ -155,8 +186,9 @@ pub struct Judged {
     /// The margin: within ±`margin` of 1 is equal.
     pub margin: f64,
     /// What the interval knows of the run-to-run spread: `measured` (3 or
-    /// more trials a side), `within_run_only` (assumed), `none` (the fixed
-    /// band: no samples).
+    /// more trials a side), `measured_with_floor` (and a run-to-run floor
+    /// added), `within_run_only` (assumed), `none` (the fixed band: no
+    /// samples).
     pub spread: Spread,
     /// The p-value of "B/A lies beyond the margin" (`null`: fixed band).
     pub p_value: Option<f64>,
@@ -200,6 +232,8 @@ pub struct SideFact {
     pub left_out: Vec<MarkKind>,
     /// The measurement the figure is one form of ([`Figure::measure`]).
     pub measure: Option<String>,
+    /// The side's reports that have the figure: its runs.
+    pub runs: usize,
 }
 
 /// Why two sides' figures cannot be compared, if they cannot.
@@ -318,7 +352,19 @@ fn family_of(
         };
         if positive(&a.trials) && positive(&b.trials) {
             let cv = b.kind.or(a.kind).map_or(0.10, assumed_run_cv);
-            let mut input = FigureInput::new(better, cv, a.trials.clone(), b.trials.clone());
+            // Three reports a side measure the run-to-run spread in their
+            // trials; fewer get the kind's floor.
+            let floor = if a.runs.min(b.runs) >= crate::stats::verdict::MEASURED_FROM {
+                0.0
+            } else {
+                b.kind.or(a.kind).map_or(0.0, run_floor_cv)
+            };
+            let mut input = FigureInput::new(better, cv, a.trials.clone(), b.trials.clone())
+                .with_run_floor(RunFloor {
+                    cv: floor,
+                    runs_a: a.runs,
+                    runs_b: b.runs,
+                });
             if let Some(measure) = b
                 .measure
                 .as_deref()
@@ -491,6 +537,8 @@ mod tests {
             trials: values.iter().map(|&v| TrialValue::value(v)).collect(),
             left_out: Vec::new(),
             measure: None,
+            // Each value a report's figure.
+            runs: values.len(),
         }
     }
 

@@ -96,6 +96,42 @@ impl Section {
             Section::Io => "io",
         }
     }
+
+    /// Its title and its description in the man page (`--only` and
+    /// `--skip`'s list), written beside the variant so that a new section
+    /// is described where it is declared.
+    pub fn doc(self) -> (&'static str, &'static str) {
+        match self {
+            Section::Cpuinfo => (
+                "[ CPU info ]",
+                "The model name, threads per core, cores per socket and sockets, as lscpu \
+                 prints them; as root, the model name the firmware gives.",
+            ),
+            Section::Cpu => (
+                "[ CPU loop ]",
+                "A busy loop on 1, 2, 4 ... parallel jobs, up to the CPUs this process may \
+                 use: loops per second of one job. A drop at some job count means the \
+                 extra CPUs are SMT threads sharing cores.",
+            ),
+            Section::Memory => (
+                "[ Memory ]",
+                "MemTotal, and the bandwidth of dd if=/dev/zero of=/dev/null bs=1M (a cache \
+                 bandwidth, not a DRAM one).",
+            ),
+            Section::Storage => (
+                "[ Storage info ]",
+                "Each block device with its bus, size, queue depth and model, and the \
+                 device stack (LVM, LUKS, md, btrfs, ZFS, loop) under the benchmarked \
+                 filesystem.",
+            ),
+            Section::Io => (
+                "[ Storage bandwidth ]",
+                "On the filesystem of the benchmark directory: synchronous O_DIRECT writes, \
+                 then reads, with 1, 4 and 16 jobs, in 4k and in 1M blocks: MB/s, IO/s and \
+                 the mean completion latency.",
+            ),
+        }
+    }
 }
 
 /// A block size of the storage bandwidth sections.

@@ -344,6 +344,10 @@ pub struct TrialOrder {
     /// `[ CPU loop ]`: for each round, the job counts in the order run.
     #[serde(default)]
     pub cpu_loop: Vec<Vec<u32>>,
+    /// With `--budget`: the job counts of the CPU loop trials added after
+    /// the rounds, in the order run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cpu_loop_added: Vec<u32>,
     /// `[ Storage bandwidth ]`: per block size, each round's lines in the
     /// order run (round 1 writes then reads, the later ones shuffled).
     #[serde(default)]
@@ -357,6 +361,10 @@ pub struct StorageRounds {
     pub block_size_bytes: u64,
     /// For each round, its lines in the order run.
     pub rounds: Vec<Vec<LineKey>>,
+    /// With `--budget`: the lines of the trials added after the rounds, in
+    /// the order run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub added: Vec<LineKey>,
 }
 
 /// Which storage line: its direction and job count.

@@ -29,6 +29,7 @@ use crate::model::{
     BlockSize, CpuInfo, IoSetup, Memory, Original, RawSection, Report, Section, SCHEMA_VERSION,
 };
 use crate::report::text::{BUFFERED_NOTE, MEMORY_NOTE, REMOTE_NOTE, TRIALS_SIGN};
+use crate::sections;
 use crate::sysinfo::cgroup::CpuQuota;
 
 /// Why a report could not be read: the file, the line (1-based; 0 when the
@@ -336,6 +337,16 @@ impl TextReader<'_> {
         }
         if title == "Plan" {
             self.report.dry_run = true;
+        }
+        if let Some((_, added)) = sections::by_title(title) {
+            if !self.report.sections.contains(&added.section()) {
+                self.report.sections.push(added.section());
+            }
+            let lines = trim_blank_tail(body);
+            let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+            return added
+                .read(&mut self.report, &lines)
+                .map_err(|why| self.err(body.first().map_or(title_line.no, |l| l.no), why));
         }
         for (i, l) in body.iter().enumerate() {
             let read = match title {

@@ -69,13 +69,16 @@ impl<'a> Run<'a> {
             }
             round += 1;
         }
-        self.spend(
+        let added = self.spend(
             &mut rounds,
             StepKind::CpuLoop,
             "CPU loop step",
             // The hot clock stays the first pass's last round's.
             |run, i, round| Some(run.cpu_trial(jobs[i], round, false)),
         )?;
+        if let Some(o) = &mut self.report.trial_order {
+            o.cpu_loop_added = added.iter().map(|&i| jobs[i]).collect();
+        }
         for mut step in rounds.ready() {
             hot_clock_on_the_step(&mut step);
             self.report.cpu_loop.push(step);

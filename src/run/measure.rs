@@ -39,6 +39,13 @@ pub trait Measure {
     /// The other processes that used at least `percent` of a CPU during
     /// `window` from now, busiest first (empty for the stand-in).
     fn busy_now(&self, sys: &Sysroot, window: Duration, percent: f64) -> Vec<ProcessShare>;
+    /// A timed figure of an added section (`sections::Probe::timed`):
+    /// `live` measured, or `stand_in`.
+    fn timed(
+        &self,
+        live: &mut dyn FnMut() -> anyhow::Result<f64>,
+        stand_in: f64,
+    ) -> anyhow::Result<f64>;
 }
 
 /// An open storage workspace.
@@ -100,6 +107,14 @@ impl Measure for Live {
         let mut v = busiest(&before, &after, elapsed, ticks);
         v.retain(|p| p.cpu_percent >= percent);
         v
+    }
+
+    fn timed(
+        &self,
+        live: &mut dyn FnMut() -> anyhow::Result<f64>,
+        _stand_in: f64,
+    ) -> anyhow::Result<f64> {
+        live()
     }
 
     /// The clock's nanoseconds: another order each run. Kept below 2^53 so

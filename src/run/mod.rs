@@ -7,6 +7,7 @@
 //! ([`Item`]), the renderers say how it reads. Messages for the user
 //! (warnings, what to do) go to stderr through the [`Console`].
 
+mod added;
 mod cpu;
 mod extended;
 mod measure;
@@ -147,6 +148,7 @@ impl<'a> Run<'a> {
             report.trial_order = Some(TrialOrder {
                 seed,
                 cpu_loop: Vec::new(),
+                cpu_loop_added: Vec::new(),
                 storage_bandwidth: Vec::new(),
             });
         }
@@ -316,9 +318,10 @@ impl<'a> Run<'a> {
         kind: StepKind,
         what: &str,
         mut trial: impl FnMut(&mut Self, usize, u32) -> Option<M>,
-    ) -> Result<(), Stop> {
+    ) -> Result<Vec<usize>, Stop> {
+        let mut added = Vec::new();
         let Some(mut budget) = self.budget.take() else {
-            return Ok(());
+            return Ok(added);
         };
         let mut rates = rounds.rates();
         let allowance = budget.allowance(first_pass(self.cfg, kind, rates.len() as u32));
@@ -328,6 +331,7 @@ impl<'a> Run<'a> {
             let (stops, left) = trials::spend_budget(&mut rates, &cost, allowance, |i| {
                 let round = rounds.next_round(i);
                 let step = trial(self, i, round)?;
+                added.push(i);
                 let rate = step.main_figure();
                 let interrupted = step.end().interrupted();
                 rounds.add(i, round, step);
@@ -350,7 +354,7 @@ impl<'a> Run<'a> {
         };
         self.budget = Some(budget);
         rounds.release(stops);
-        Ok(())
+        Ok(added)
     }
 
     /// Whether a budget holds each section's steps until it is spent.

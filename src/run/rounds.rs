@@ -122,7 +122,10 @@ impl<M: TrialFigure + Clone> Rounds<M> {
         self
     }
 
-    /// Step `i` ran in `round`.
+    /// Step `i` ran in `round`. A budget's added trials come after the
+    /// rounds and go to the end of their step's figures: each step's
+    /// series stays in the order run, which is all the drift test (a rank
+    /// trend within each step) asks; uneven spacing does not bias it.
     pub(super) fn add(&mut self, i: usize, round: u32, step: M) {
         if step.end().is_complete() && step.main_figure().is_finite() {
             self.figures[i].push(step.main_figure());

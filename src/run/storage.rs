@@ -144,7 +144,7 @@ impl<'a> Run<'a> {
                 round += 1;
             }
             let what = "storage bandwidth line";
-            self.spend(&mut rounds, StepKind::Storage, what, |run, i, round| {
+            let added = self.spend(&mut rounds, StepKind::Storage, what, |run, i, round| {
                 Some(run.io_trial(ws.as_mut(), layout.as_ref(), bs, lines[i], round))
             })?;
             for line in rounds.ready() {
@@ -156,6 +156,7 @@ impl<'a> Run<'a> {
                 o.storage_bandwidth.push(StorageRounds {
                     block_size_bytes: bs.bytes(),
                     rounds: orders,
+                    added: added.iter().map(|&i| lines[i]).collect(),
                 });
             }
         }

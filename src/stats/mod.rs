@@ -41,7 +41,7 @@ pub use describe::Summary;
 pub use fleet::{fleet_outliers, FleetOutlier};
 pub use verdict::{
     judge, judge_all, spread_of, Adjustment, Call, Family, FigureInput, Judgement, OutOfReach,
-    RatioInterval, RunsNeeded, Spread, TrialValue, Unjudgeable,
+    RatioInterval, RunFloor, RunsNeeded, Spread, TrialValue, Unjudgeable,
 };
 
 /// Which way a figure is better.

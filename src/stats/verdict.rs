@@ -21,6 +21,19 @@
 //!   percentile bootstrap of median(B)/median(A) is reported beside it but
 //!   not used: at 3–10 trials a side it covers less than it claims, the
 //!   Moses interval does not (see [`super::bootstrap`]).
+//! * **3 or more trials a side, with a run-to-run floor**: a figure
+//!   whose caller knows that the runs of a host move more than the
+//!   trials within one run do (the trials of one run share its file, its
+//!   cache and the device's moment) gives the floor's coefficient of
+//!   variation and the runs (reports) behind each side. The spread is
+//!   then the trials' measured one plus the floor's share: on the log
+//!   scale, se² = s²_A/n_A + s²_B/n_B + cv²(1/R_A + 1/R_B) (the variance
+//!   of a difference of means in a one-way random-effects model, runs as
+//!   the random effect, with the run variance known: Searle, Casella &
+//!   McCulloch, Variance Components, 1992, ch. 3), read with Student's t
+//!   at the Welch–Satterthwaite degrees of freedom of the measured parts
+//!   (the known part has no error of its own). The estimate is the
+//!   difference of the sides' mean logs.
 //! * **1–2 trials a side, each with sub-interval samples** (at least 4, so
 //!   that batch means give an interval): only the noise
 //!   *within* each run is measured (batch means). The two sides' relative
@@ -125,6 +138,9 @@ pub struct FigureInput {
     /// figure when it cannot be measured (e.g. 0.03 for a CPU loop, 0.10
     /// for 4k storage lines); used only with 1–2 trials a side.
     pub assumed_run_cv: f64,
+    /// The run-to-run floor, when the figure's runs move more than the
+    /// trials of one run show (see the module's notes); none by default.
+    pub run_floor: Option<RunFloor>,
     /// Another form of the measurement of an earlier figure of the same
     /// family (its index there): a storage line's MB/s and mean latency
     /// are its IO/s scaled or inverted. Such a figure is judged on its own
@@ -148,7 +164,17 @@ impl FigureInput {
             b,
             margin: DEFAULT_MARGIN,
             assumed_run_cv,
+            run_floor: None,
             follows: None,
+        }
+    }
+
+    /// The same figure with a run-to-run floor: each side's runs (its
+    /// reports) add `cv`² over their number to its variance.
+    pub fn with_run_floor(self, floor: RunFloor) -> Self {
+        FigureInput {
+            run_floor: (floor.cv > 0.0).then_some(floor),
+            ..self
         }
     }
 
@@ -159,6 +185,26 @@ impl FigureInput {
             follows: Some(index),
             ..self
         }
+    }
+}
+
+/// The run-to-run spread that a figure's trials of one run cannot show:
+/// its coefficient of variation and the runs behind each side.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RunFloor {
+    /// The run-to-run coefficient of variation beyond the trials' own.
+    pub cv: f64,
+    /// Runs (reports) behind side A (at least 1).
+    pub runs_a: usize,
+    /// Runs behind side B.
+    pub runs_b: usize,
+}
+
+impl RunFloor {
+    /// Its share of the variance of the log ratio: cv²(1/R_A + 1/R_B).
+    fn variance(&self) -> f64 {
+        let inv = |r: usize| 1.0 / r.max(1) as f64;
+        self.cv * self.cv * (inv(self.runs_a) + inv(self.runs_b))
     }
 }
 
@@ -223,6 +269,16 @@ pub enum Spread {
         n_a: usize,
         /// Trials of side B.
         n_b: usize,
+    },
+    /// Measured from the trials, with a run-to-run floor added (t interval
+    /// on the logs).
+    MeasuredWithFloor {
+        /// Trials of side A.
+        n_a: usize,
+        /// Trials of side B.
+        n_b: usize,
+        /// The floor's coefficient of variation.
+        run_cv: f64,
     },
     /// Within-run noise measured, run-to-run spread assumed.
     WithinRunOnly {
@@ -331,8 +387,15 @@ impl std::fmt::Display for Unjudgeable {
 enum Model {
     /// Rank-based, on the logs of the trials.
     Ranks { shift: Shift },
-    /// Normal theory on the log scale with an assumed run-to-run part.
-    Within { est: f64, se: f64, df: f64 },
+    /// Normal theory on the log scale with an assumed run-to-run part:
+    /// the trials' samples and the assumed spread, or the trials and a
+    /// run-to-run floor (as `spread` says).
+    Within {
+        est: f64,
+        se: f64,
+        df: f64,
+        spread: Spread,
+    },
     /// The fixed band on the ratio of medians.
     Band { ratio: f64 },
 }
@@ -395,7 +458,14 @@ pub fn spread_of(f: &FigureInput) -> Result<Spread, Unjudgeable> {
     validate(f)?;
     let (n_a, n_b) = (f.a.len(), f.b.len());
     Ok(if n_a >= MEASURED_FROM && n_b >= MEASURED_FROM {
-        Spread::Measured { n_a, n_b }
+        match f.run_floor {
+            Some(floor) => Spread::MeasuredWithFloor {
+                n_a,
+                n_b,
+                run_cv: floor.cv,
+            },
+            None => Spread::Measured { n_a, n_b },
+        }
     } else if within_side(&f.a, f.assumed_run_cv).is_some()
         && within_side(&f.b, f.assumed_run_cv).is_some()
     {
@@ -412,6 +482,9 @@ fn model(f: &FigureInput, cache: &mut HashMap<(usize, usize), UDistribution>) ->
     // Shift::new fails only on an empty side or a value that is not
     // finite, which `validate` has refused: `spread_of` relies on it.
     if na >= MEASURED_FROM && nb >= MEASURED_FROM {
+        if let Some(floor) = f.run_floor {
+            return floored(f, floor);
+        }
         let (x, y) = (logs(&f.b), logs(&f.a));
         let dist = (na < 50 && nb < 50).then(|| {
             &*cache
@@ -437,11 +510,45 @@ fn model(f: &FigureInput, cache: &mut HashMap<(usize, usize), UDistribution>) ->
             est: mb - ma,
             se: var.sqrt(),
             df,
+            spread: Spread::WithinRunOnly {
+                assumed_run_cv: f.assumed_run_cv,
+            },
         };
     }
     let med = |side: &[TrialValue]| median(&side.iter().map(|t| t.value).collect::<Vec<f64>>());
     Model::Band {
         ratio: med(&f.b).unwrap_or(f64::NAN) / med(&f.a).unwrap_or(f64::NAN),
+    }
+}
+
+/// The t model of 3 or more trials a side with a run-to-run floor (see
+/// the module's notes): the difference of mean logs, its variance the
+/// sample variances over n plus the floor's, Welch–Satterthwaite degrees
+/// of freedom from the sample parts alone.
+fn floored(f: &FigureInput, floor: RunFloor) -> Model {
+    let part = |side: &[TrialValue]| {
+        let x = logs(side);
+        let n = x.len() as f64;
+        let mean = x.iter().sum::<f64>() / n;
+        let var = x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        (mean, var / n, n - 1.0)
+    };
+    let ((ma, va, da), (mb, vb, db)) = (part(&f.a), part(&f.b));
+    let var = va + vb + floor.variance();
+    let welch = va * va / da + vb * vb / db;
+    Model::Within {
+        est: mb - ma,
+        se: var.sqrt(),
+        df: if welch > 0.0 {
+            var * var / welch
+        } else {
+            f64::INFINITY
+        },
+        spread: Spread::MeasuredWithFloor {
+            n_a: f.a.len(),
+            n_b: f.b.len(),
+            run_cv: floor.cv,
+        },
     }
 }
 
@@ -451,7 +558,7 @@ fn model(f: &FigureInput, cache: &mut HashMap<(usize, usize), UDistribution>) ->
 fn margin_p(model: &Model, (lo, hi): (f64, f64)) -> Option<f64> {
     let (up, down) = match model {
         Model::Ranks { shift } => (shift.p_greater(hi), shift.p_less(lo)),
-        Model::Within { est, se, df } => {
+        Model::Within { est, se, df, .. } => {
             if *se > 0.0 {
                 (t_sf((est - hi) / se, *df), t_cdf((est - lo) / se, *df))
             } else {
@@ -696,18 +803,14 @@ fn judge_one(
                 Spread::Measured { n_a, n_b },
             )
         }
-        Model::Within { est, se, df } => {
+        Model::Within {
+            est,
+            se,
+            df,
+            spread,
+        } => {
             let half = t_quantile(1.0 - alpha / 2.0, *df) * se;
-            (
-                *est,
-                est - half,
-                est + half,
-                level,
-                true,
-                Spread::WithinRunOnly {
-                    assumed_run_cv: f.assumed_run_cv,
-                },
-            )
+            (*est, est - half, est + half, level, true, *spread)
         }
     };
     let verdict = if attainable {
@@ -715,8 +818,15 @@ fn judge_one(
     } else {
         Call::Inconclusive
     };
+    // With a run-to-run floor, both parts of the variance shrink with the
+    // runs (reports) a side, not with the trials of one run: the count is
+    // of runs, and no rank minimum applies.
+    let (units_a, units_b, min_runs) = match (spread, f.run_floor) {
+        (Spread::MeasuredWithFloor { .. }, Some(floor)) => (floor.runs_a, floor.runs_b, 1),
+        _ => (n_a, n_b, min_runs_for(alpha)),
+    };
     let runs_needed = (verdict == Call::Inconclusive)
-        .then(|| runs_needed(est, lo, hi, margin, f.better, n_a, n_b, min_runs_for(alpha)));
+        .then(|| runs_needed(est, lo, hi, margin, f.better, units_a, units_b, min_runs));
     let bootstrap = (matches!(spread, Spread::Measured { .. }) && resamples > 0)
         .then(|| {
             let a: Vec<f64> = f.a.iter().map(|t| t.value).collect();
@@ -883,6 +993,76 @@ mod tests {
         // As a latency the same figures are worse.
         let j = judge(&FigureInput::new(Better::Lower, 0.03, a, b)).unwrap();
         assert_eq!(j.call, Call::Worse);
+    }
+
+    // Reference values: numpy/scipy by the formulas of the module's notes
+    // (np.log of the trials, var(ddof=1)/n a side, cv²(1/R_A + 1/R_B)
+    // added, df = var²/Σ(vᵢ²/(nᵢ−1)), scipy.stats.t.ppf(0.975, df) and
+    // the margin p-value 2·min(t.sf((est − ln 1.05)/se), t.cdf((est −
+    // ln 0.95)/se))).
+    #[test]
+    fn a_run_to_run_floor_widens_the_trials_interval() {
+        let a: Vec<TrialValue> = [1531.0, 1498.0, 1602.0, 1555.0, 1510.0, 1580.0]
+            .map(TrialValue::value)
+            .to_vec();
+        let b: Vec<TrialValue> = [1927.0, 1880.0, 1990.0, 1951.0, 1902.0, 1960.0]
+            .map(TrialValue::value)
+            .to_vec();
+        let plain = FigureInput::new(Better::Higher, 0.4, a.clone(), b.clone());
+        // Without a floor: ranks, and a x1.25 of tight trials is better.
+        assert_eq!(judge(&plain).unwrap().call, Call::Better);
+        let floor = |runs_a, runs_b| {
+            plain.clone().with_run_floor(RunFloor {
+                cv: 0.07,
+                runs_a,
+                runs_b,
+            })
+        };
+        let j = judge(&floor(1, 1)).unwrap();
+        assert_eq!(
+            j.spread,
+            Spread::MeasuredWithFloor {
+                n_a: 6,
+                n_b: 6,
+                run_cv: 0.07
+            }
+        );
+        close(j.ratio, 1.251748534772393, 1e-12);
+        let ci = j.interval.unwrap();
+        close(ci.lo, 1.0290886678107467, 1e-10);
+        close(ci.hi, 1.5225844412786658, 1e-10);
+        close(j.p_value.unwrap(), 0.07863213784372174, 1e-9);
+        // One run a side cannot tell x1.25 from a run's own move; the
+        // runs that would are reports: the half-width (0.1962 in logs)
+        // against the distance to ln 1.05 (0.1758) asks 2·(0.1962 /
+        // 0.1758)² / (1/1 + 1/1) = 1.25 runs, at least 2 (one more than
+        // now) and 3 (a spread measured).
+        assert_eq!(j.call, Call::Inconclusive);
+        assert_eq!(
+            j.runs_needed,
+            Some(RunsNeeded::PerSide {
+                runs: 3,
+                toward: Call::Better
+            })
+        );
+        assert_eq!(j.bootstrap, None);
+        // Three reports against two shrink the floor's share.
+        let j = judge(&floor(3, 2)).unwrap();
+        let ci = j.interval.unwrap();
+        close(ci.lo, 1.1012503263989846, 1e-10);
+        close(ci.hi, 1.4228140112597356, 1e-10);
+        close(j.p_value.unwrap(), 0.007173365134088934, 1e-9);
+        assert_eq!(j.call, Call::Better);
+        // A floor of zero is no floor.
+        let none = plain.clone().with_run_floor(RunFloor {
+            cv: 0.0,
+            runs_a: 1,
+            runs_b: 1,
+        });
+        assert!(matches!(
+            judge(&none).unwrap().spread,
+            Spread::Measured { .. }
+        ));
     }
 
     // Reference values: tests/stats_reference.py, section "verdict:

@@ -150,6 +150,15 @@ pub fn legend(c: &Comparison) -> Vec<String> {
             cvs.join(", ")
         ));
     }
+    if let Some(cv) = spreads().find_map(|s| match s {
+        Spread::MeasuredWithFloor { run_cv, .. } => Some(run_cv),
+        _ => None,
+    }) {
+        out.push(format!(
+            "1M lines add {:.0} % of run-to-run spread, shared over a side's reports, to their trials' own, since the trials of one run share its file and the device's moment.",
+            cv * 100.0
+        ));
+    }
     if spreads().any(|s| matches!(s, Spread::None)) {
         out.push(format!(
             "Figures with no samples (a text report or an older one) are judged on the ratio alone against the fixed \u{b1}{} % band.",

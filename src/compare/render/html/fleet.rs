@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use super::svg::{domain, esc, px, si, swarm, ticks, LogScale};
 use super::value_text;
-use crate::compare::fact::Better;
+use crate::compare::fact::{Better, Unit};
 use crate::compare::fleet::{outlier_rule, FleetTable};
 
 /// Width of a strip, pixels.
@@ -67,6 +67,29 @@ enum Kind {
     Outlier,
 }
 
+/// One host's dot on a strip: its name, its figure, how it is drawn.
+type Point<'a> = (&'a str, f64, Kind);
+
+/// Where a strip's parts go, from its dots and its scale.
+struct Layout {
+    scale: LogScale,
+    /// Indexes (in the points) of the dots of the swarm, every dot but
+    /// the outliers.
+    swarmed: Vec<usize>,
+    /// Their x, and their lanes each side of the swarm's line.
+    xs: Vec<f64>,
+    lanes: Vec<i32>,
+    /// Indexes of the outliers, a row each below the swarm.
+    outliers: Vec<usize>,
+    /// The top of the plot (the median's label is above it).
+    top: f64,
+    swarm_y: f64,
+    swarm_bottom: f64,
+    axis: f64,
+    height: f64,
+}
+
+/// A key figure's strip: its title, the plot, the hosts without it.
 fn strip(t: &FleetTable, c: usize) -> String {
     let col = &t.columns[c];
     let better = match col.better {
@@ -78,21 +101,7 @@ fn strip(t: &FleetTable, c: usize) -> String {
         esc(col.name),
         esc(col.unit.as_str())
     );
-    let points: Vec<(&str, f64, Kind)> = t
-        .rows
-        .iter()
-        .filter_map(|r| {
-            let v = r.values[c]?;
-            let kind = if r.outlier[c].is_some() {
-                Kind::Outlier
-            } else if r.not_comparable[c] {
-                Kind::NotComparable
-            } else {
-                Kind::Plain
-            };
-            Some((r.name.as_str(), v, kind))
-        })
-        .collect();
+    let points = points(t, c);
     let lacking: Vec<&str> = t
         .rows
         .iter()
@@ -111,13 +120,60 @@ fn strip(t: &FleetTable, c: usize) -> String {
         );
         return out;
     };
+    let l = layout(&points, lo, hi);
+    let _ = writeln!(
+        out,
+        "<svg class=\"strip\" data-figure=\"{}\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\">",
+        esc(col.name),
+        px(W),
+        px(l.height),
+        px(W),
+        px(l.height)
+    );
+    axis(&mut out, &l, col.unit);
+    if let Some(m) = median {
+        median_line(&mut out, &l, m, col.unit);
+    }
+    swarm_dots(&mut out, &l, &points, col.unit);
+    outlier_dots(&mut out, &l, &points, col.unit);
+    out.push_str("</svg>\n");
+    if !lacking.is_empty() {
+        let _ = writeln!(
+            out,
+            "<p class=\"lacking\">Without this figure: {}</p>",
+            esc(&lacking.join(", "))
+        );
+    }
+    out.push_str("</section>\n");
+    out
+}
+
+/// The hosts that have figure `c`, each with how its dot is drawn.
+fn points(t: &FleetTable, c: usize) -> Vec<Point<'_>> {
+    t.rows
+        .iter()
+        .filter_map(|r| {
+            let v = r.values[c]?;
+            let kind = if r.outlier[c].is_some() {
+                Kind::Outlier
+            } else if r.not_comparable[c] {
+                Kind::NotComparable
+            } else {
+                Kind::Plain
+            };
+            Some((r.name.as_str(), v, kind))
+        })
+        .collect()
+}
+
+/// The swarm's lanes, then the outliers' rows, then the axis, top down.
+fn layout(points: &[Point], lo: f64, hi: f64) -> Layout {
     let scale = LogScale {
         lo,
         hi,
         x0: X0,
         x1: X1,
     };
-    // The swarm: every dot but the outliers, which get a row each below.
     let swarmed: Vec<usize> = (0..points.len())
         .filter(|&i| !matches!(points[i].2, Kind::Outlier))
         .collect();
@@ -131,33 +187,38 @@ fn strip(t: &FleetTable, c: usize) -> String {
         .collect();
     let swarm_bottom = swarm_y + side * LANE + R + 4.0;
     let axis = swarm_bottom + outliers.len() as f64 * OUT_ROW + 4.0;
-    let height = axis + 24.0;
-    let _ = writeln!(
-        out,
-        "<svg class=\"strip\" data-figure=\"{}\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\">",
-        esc(col.name),
-        px(W),
-        px(height),
-        px(W),
-        px(height)
-    );
-    // the axis and its ticks
+    Layout {
+        scale,
+        swarmed,
+        xs,
+        lanes,
+        outliers,
+        top,
+        swarm_y,
+        swarm_bottom,
+        axis,
+        height: axis + 24.0,
+    }
+}
+
+/// The axis and its ticks, labelled no closer than 70 px.
+fn axis(out: &mut String, l: &Layout, unit: Unit) {
     let _ = writeln!(
         out,
         "<line class=\"axis\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
         px(X0),
-        px(axis),
+        px(l.axis),
         px(X1),
-        px(axis)
+        px(l.axis)
     );
     let mut last_label = f64::MIN;
-    for v in ticks(lo, hi) {
-        let x = scale.x(v);
+    for v in ticks(l.scale.lo, l.scale.hi) {
+        let x = l.scale.x(v);
         if x - last_label < 70.0 {
             continue;
         }
         last_label = x;
-        let label = if col.unit.in_text() {
+        let label = if unit.in_text() {
             // `30G` -> `30 GB/s`
             let n = si(v);
             let digits = n.trim_end_matches(char::is_alphabetic);
@@ -168,35 +229,39 @@ fn strip(t: &FleetTable, c: usize) -> String {
         let _ = writeln!(
             out,
             "<line class=\"tick\" x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\"/><text class=\"tick\" x=\"{x}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
-            px(axis),
-            px(axis + 4.0),
-            px(axis + 17.0),
+            px(l.axis),
+            px(l.axis + 4.0),
+            px(l.axis + 17.0),
             esc(&label),
             x = px(x),
         );
     }
-    // the median
-    if let Some(m) = median {
-        let x = scale.x(m);
-        let anchor = if x < 110.0 {
-            "start"
-        } else if x > W - 110.0 {
-            "end"
-        } else {
-            "middle"
-        };
-        let _ = writeln!(
-            out,
-            "<line class=\"median\" x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\"/><text class=\"median\" x=\"{x}\" y=\"{}\" text-anchor=\"{anchor}\">median {}</text>",
-            px(top - 4.0),
-            px(axis),
-            px(top - 8.0),
-            esc(&value_text(m, col.unit)),
-            x = px(x),
-        );
-    }
-    // the swarm
-    for (k, &i) in swarmed.iter().enumerate() {
+}
+
+/// The median's line across the plot, labelled above it.
+fn median_line(out: &mut String, l: &Layout, m: f64, unit: Unit) {
+    let x = l.scale.x(m);
+    let anchor = if x < 110.0 {
+        "start"
+    } else if x > W - 110.0 {
+        "end"
+    } else {
+        "middle"
+    };
+    let _ = writeln!(
+        out,
+        "<line class=\"median\" x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\"/><text class=\"median\" x=\"{x}\" y=\"{}\" text-anchor=\"{anchor}\">median {}</text>",
+        px(l.top - 4.0),
+        px(l.axis),
+        px(l.top - 8.0),
+        esc(&value_text(m, unit)),
+        x = px(x),
+    );
+}
+
+/// The swarm: every dot but the outliers, each titled with its host.
+fn swarm_dots(out: &mut String, l: &Layout, points: &[Point], unit: Unit) {
+    for (k, &i) in l.swarmed.iter().enumerate() {
         let (name, v, kind) = &points[i];
         let class = match kind {
             Kind::NotComparable => "dot nc",
@@ -205,23 +270,27 @@ fn strip(t: &FleetTable, c: usize) -> String {
         let _ = writeln!(
             out,
             "<circle class=\"{class}\" cx=\"{}\" cy=\"{}\" r=\"{R}\"><title>{}: {}</title></circle>",
-            px(xs[k]),
-            px(swarm_y + lanes[k] as f64 * LANE),
+            px(l.xs[k]),
+            px(l.swarm_y + l.lanes[k] as f64 * LANE),
             esc(name),
-            esc(&value_text(*v, col.unit)),
+            esc(&value_text(*v, unit)),
         );
     }
-    // the outliers, one row each, named beside their dot
-    for (k, &i) in outliers.iter().enumerate() {
+}
+
+/// The outliers, one row each, named beside their dot (on its left past
+/// 62 % of the width, so that the name stays inside).
+fn outlier_dots(out: &mut String, l: &Layout, points: &[Point], unit: Unit) {
+    for (k, &i) in l.outliers.iter().enumerate() {
         let (name, v, _) = &points[i];
-        let x = scale.x(*v);
-        let y = swarm_bottom + k as f64 * OUT_ROW + OUT_ROW / 2.0;
+        let x = l.scale.x(*v);
+        let y = l.swarm_bottom + k as f64 * OUT_ROW + OUT_ROW / 2.0;
         let (lx, anchor) = if x > W * 0.62 {
             (x - R - 5.0, "end")
         } else {
             (x + R + 5.0, "start")
         };
-        let value = value_text(*v, col.unit);
+        let value = value_text(*v, unit);
         let _ = writeln!(
             out,
             "<circle class=\"dot out\" cx=\"{}\" cy=\"{}\" r=\"{R}\"><title>{}: {}</title></circle><text class=\"oname\" x=\"{}\" y=\"{}\" text-anchor=\"{anchor}\">{} <tspan class=\"oval\">{}</tspan></text>",
@@ -235,16 +304,6 @@ fn strip(t: &FleetTable, c: usize) -> String {
             esc(&value),
         );
     }
-    out.push_str("</svg>\n");
-    if !lacking.is_empty() {
-        let _ = writeln!(
-            out,
-            "<p class=\"lacking\">Without this figure: {}</p>",
-            esc(&lacking.join(", "))
-        );
-    }
-    out.push_str("</section>\n");
-    out
 }
 
 /// The outliers: host, figure, its value, the median, and why it is flagged.

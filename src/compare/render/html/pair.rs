@@ -10,6 +10,7 @@ use crate::compare::comparison::{Comparison, Row, RowKind};
 use crate::compare::fact::Section;
 use crate::compare::render::{section_title, verdict_parts};
 use crate::compare::verdict::{bounded, Verdict, EQUAL_WITHIN};
+use crate::stats::RatioInterval;
 
 /// Width of a row's bar, pixels (drawn at its size, never scaled), the
 /// margin inside it, and the height of a row's bar.
@@ -90,6 +91,7 @@ fn ratio_label(r: f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
+/// A section's rows, its ratio axis, then the notes of its rows.
 fn section(c: &Comparison, s: Section, rows: &[&Row], scale: &LogScale) -> String {
     let mut out = format!(
         "<tbody class=\"pair\">\n<tr class=\"section\"><th colspan=\"5\"><h3>{}</h3></th></tr>\n<tr><th>figure</th><th>B/A</th><th>verdict</th><th class=\"num\">A</th><th class=\"num\">B</th></tr>\n",
@@ -98,46 +100,9 @@ fn section(c: &Comparison, s: Section, rows: &[&Row], scale: &LogScale) -> Strin
     let centre = scale.x(1.0);
     let mut notes = Vec::new();
     for r in rows {
-        let class = verdict_class(&r.verdicts[1]);
-        // why a line is not compared, and its marks, go below the section
-        let mut note = Vec::new();
-        let (words, detail) = match &r.verdicts[1] {
-            Verdict::NotComparable { why } => {
-                note.push(format!("not comparable: {why}"));
-                ("not comparable".to_string(), String::new())
-            }
-            _ => verdict_parts(r, 1),
-        };
-        for (n, ab) in ["A", "B"].iter().enumerate() {
-            if !r.marks[n].is_empty() {
-                note.push(format!("{ab}: {}", r.marks[n].join(", ")));
-            }
-        }
-        if !note.is_empty() {
-            notes.push(format!("{}: {}", r.label.trim(), note.join("; ")));
-        }
-        // the unit once, after the label, unless the label or the
-        // figure's text already says it
-        let unit = r
-            .unit
-            .filter(|u| !u.in_text() && !r.label.trim_end().ends_with(u.as_str()))
-            .map_or(String::new(), |u| {
-                format!(" <span class=\"unit\">{}</span>", esc(u.as_str()))
-            });
-        let detail = if detail.is_empty() {
-            String::new()
-        } else {
-            format!("<div class=\"detail\">{}</div>", esc(&detail))
-        };
-        let _ = writeln!(
-            out,
-            "<tr><td class=\"fig\">{}{unit}</td><td class=\"bar\">{}</td><td class=\"words {class}\"><span class=\"verdict\">{}</span>{detail}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
-            esc(r.label.trim()),
-            bar(r, scale, centre, class),
-            esc(&words),
-            esc(&grouped(r.texts[0].as_deref().unwrap_or("-"))),
-            esc(&grouped(r.texts[1].as_deref().unwrap_or("-"))),
-        );
+        let (line, note) = row(r, scale, centre);
+        out.push_str(&line);
+        notes.extend(note);
     }
     let _ = writeln!(
         out,
@@ -153,6 +118,48 @@ fn section(c: &Comparison, s: Section, rows: &[&Row], scale: &LogScale) -> Strin
     }
     out.push_str("</tbody>\n");
     out
+}
+
+/// One figure's table row (label, bar, verdict, A, B), and its note for
+/// below the section: why it is not compared, and its marks.
+fn row(r: &Row, scale: &LogScale, centre: f64) -> (String, Option<String>) {
+    let class = verdict_class(&r.verdicts[1]);
+    let mut note = Vec::new();
+    let (words, detail) = match &r.verdicts[1] {
+        Verdict::NotComparable { why } => {
+            note.push(format!("not comparable: {why}"));
+            ("not comparable".to_string(), String::new())
+        }
+        _ => verdict_parts(r, 1),
+    };
+    for (n, ab) in ["A", "B"].iter().enumerate() {
+        if !r.marks[n].is_empty() {
+            note.push(format!("{ab}: {}", r.marks[n].join(", ")));
+        }
+    }
+    let note = (!note.is_empty()).then(|| format!("{}: {}", r.label.trim(), note.join("; ")));
+    // the unit once, after the label, unless the label or the
+    // figure's text already says it
+    let unit = r
+        .unit
+        .filter(|u| !u.in_text() && !r.label.trim_end().ends_with(u.as_str()))
+        .map_or(String::new(), |u| {
+            format!(" <span class=\"unit\">{}</span>", esc(u.as_str()))
+        });
+    let detail = if detail.is_empty() {
+        String::new()
+    } else {
+        format!("<div class=\"detail\">{}</div>", esc(&detail))
+    };
+    let line = format!(
+        "<tr><td class=\"fig\">{}{unit}</td><td class=\"bar\">{}</td><td class=\"words {class}\"><span class=\"verdict\">{}</span>{detail}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
+        esc(r.label.trim()),
+        bar(r, scale, centre, class),
+        esc(&words),
+        esc(&grouped(r.texts[0].as_deref().unwrap_or("-"))),
+        esc(&grouped(r.texts[1].as_deref().unwrap_or("-"))),
+    );
+    (line, note)
 }
 
 /// One row's bar: the ±5 % band, the bar of B/A from the centre line, the
@@ -188,43 +195,11 @@ fn bar(r: &Row, scale: &LogScale, centre: f64, class: &str) -> String {
             esc(&r.label),
         );
         if let Some(i) = r.judged[1].as_ref().and_then(|j| j.interval) {
-            let (w0, w1) = (scale.x(i.lo), scale.x(i.hi));
-            let _ = write!(
-                out,
-                "<path class=\"whisker\" d=\"M{} {}V{}M{} {}H{}M{} {}V{}\"><title>{}: B/A {}, interval {} to {} ({:.1} %)</title></path>",
-                px(w0),
-                px(mid - 4.0),
-                px(mid + 4.0),
-                px(w0),
-                px(mid),
-                px(w1),
-                px(w1),
-                px(mid - 4.0),
-                px(mid + 4.0),
-                esc(&r.label),
-                bounded(ratio, 3),
-                bounded(i.lo, 3),
-                bounded(i.hi, 3),
-                i.achieved * 100.0
-            );
+            out.push_str(&whisker(&r.label, ratio, &i, scale));
         }
         if ratio < scale.lo || ratio > scale.hi {
             // cut at the scale's end: a chevron says it goes on
-            let (tip, back) = if ratio > 1.0 {
-                (x1 + 6.0, x1)
-            } else {
-                (x0 - 6.0, x0)
-            };
-            let _ = write!(
-                out,
-                "<path class=\"bar {class}\" d=\"M{} {}L{} {}L{} {}Z\"/>",
-                px(back),
-                px(mid - BAR / 2.0),
-                px(tip),
-                px(mid),
-                px(back),
-                px(mid + BAR / 2.0)
-            );
+            out.push_str(&chevron(ratio, (x0, x1), class));
         }
     }
     let _ = write!(
@@ -235,6 +210,48 @@ fn bar(r: &Row, scale: &LogScale, centre: f64, class: &str) -> String {
         px(ROW)
     );
     out
+}
+
+/// The interval of B/A as a whisker with end caps, titled with its figures.
+fn whisker(label: &str, ratio: f64, i: &RatioInterval, scale: &LogScale) -> String {
+    let mid = ROW / 2.0;
+    let (w0, w1) = (scale.x(i.lo), scale.x(i.hi));
+    format!(
+        "<path class=\"whisker\" d=\"M{} {}V{}M{} {}H{}M{} {}V{}\"><title>{}: B/A {}, interval {} to {} ({:.1} %)</title></path>",
+        px(w0),
+        px(mid - 4.0),
+        px(mid + 4.0),
+        px(w0),
+        px(mid),
+        px(w1),
+        px(w1),
+        px(mid - 4.0),
+        px(mid + 4.0),
+        esc(label),
+        bounded(ratio, 3),
+        bounded(i.lo, 3),
+        bounded(i.hi, 3),
+        i.achieved * 100.0
+    )
+}
+
+/// A chevron at the outer end of a bar (`x0` to `x1`) that the scale cuts.
+fn chevron(ratio: f64, (x0, x1): (f64, f64), class: &str) -> String {
+    let mid = ROW / 2.0;
+    let (tip, back) = if ratio > 1.0 {
+        (x1 + 6.0, x1)
+    } else {
+        (x0 - 6.0, x0)
+    };
+    format!(
+        "<path class=\"bar {class}\" d=\"M{} {}L{} {}L{} {}Z\"/>",
+        px(back),
+        px(mid - BAR / 2.0),
+        px(tip),
+        px(mid),
+        px(back),
+        px(mid + BAR / 2.0)
+    )
 }
 
 /// The ratio axis under a section's bars: 1 always, the other round

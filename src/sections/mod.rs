@@ -1,0 +1,104 @@
+//! The sections added after the original's: each is one file here that
+//! says its title, its lines of text, how they read back, and how it is
+//! measured (through a [`Probe`]), and one line in [`ADDED`]. The text
+//! renderer, the reader and the runner go through this list, so a new
+//! section changes none of them.
+//!
+//! Below `report`, `compare` and `run` (all three read [`ADDED`]): a
+//! section file imports the model, its measuring module and nothing of
+//! the report's layers. The standard sections keep their own code: their
+//! text is the original's, line for line.
+
+use std::time::Duration;
+
+use crate::model::{Report, Section};
+use crate::sysroot::Sysroot;
+
+/// Every added section, in report order: after the standard sections and
+/// `-x`'s, before `--dry-run`'s plan.
+pub static ADDED: &[&dyn Added] = &[];
+
+/// One added section, end to end but for its data (a field of
+/// [`Report`]) and its measuring module.
+pub trait Added: Sync {
+    /// The `--only`/`--skip` section it belongs to (its name, its man
+    /// page entry, its failures).
+    fn section(&self) -> Section;
+    /// Its title, between the brackets: `Uptime` for `[ Uptime ]`.
+    fn title(&self) -> &'static str;
+    /// Whether `r` holds it (a report of a run that did not measure it
+    /// prints nothing of it).
+    fn present(&self, r: &Report) -> bool;
+    /// Its lines, the title excluded; every one must read back through
+    /// [`Added::read`].
+    fn lines(&self, r: &Report) -> Vec<String>;
+    /// Reads its lines (title excluded, trailing blank lines dropped)
+    /// into `r`; the error names what was expected.
+    fn read(&self, r: &mut Report, lines: &[&str]) -> Result<(), String>;
+    /// Measures it into `r` through `probe`: an error is the section's
+    /// failure (stderr and the exit status say it), not the run's.
+    fn measure(&self, probe: &dyn Probe, r: &mut Report) -> anyhow::Result<()>;
+}
+
+/// What a section measures with: the run's sysroot and loop delay, and
+/// the one door to timed figures, which the run's measure (live, or the
+/// deterministic stand-in) chose once.
+pub trait Probe {
+    /// Where `/proc`, `/sys` and `/dev` are read.
+    fn sysroot(&self) -> &Sysroot;
+    /// The loop delay: how long a timed step runs.
+    fn delay(&self) -> Duration;
+    /// A timed figure: `live` measured, or `stand_in` under the stand-in.
+    fn timed(
+        &self,
+        live: &mut dyn FnMut() -> anyhow::Result<f64>,
+        stand_in: f64,
+    ) -> anyhow::Result<f64>;
+}
+
+/// The added section titled `title`, with its index in [`ADDED`].
+pub fn by_title(title: &str) -> Option<(usize, &'static dyn Added)> {
+    ADDED
+        .iter()
+        .copied()
+        .enumerate()
+        .find(|(_, s)| s.title() == title)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Titles the standard report prints (or the reader knows): an added
+    /// section must not take one, or the reader would mistake it.
+    const STANDARD_TITLES: [&str; 10] = [
+        "CPU info",
+        "CPU loop",
+        "Memory",
+        "Storage info",
+        "Storage device stack",
+        "Storage bandwidth",
+        "Extended: CPU",
+        "Extended: Memory (DRAM, STREAM-like)",
+        "Extended: Storage",
+        "Plan",
+    ];
+
+    #[test]
+    fn added_titles_are_unique_and_not_standard() {
+        for (i, s) in ADDED.iter().enumerate() {
+            assert!(
+                !STANDARD_TITLES.contains(&s.title())
+                    && !s.title().starts_with("Storage bandwidth"),
+                "{:?} is a standard section's title",
+                s.title()
+            );
+            assert_eq!(
+                by_title(s.title()).map(|(j, _)| j),
+                Some(i),
+                "{:?} twice",
+                s.title()
+            );
+        }
+    }
+}
