@@ -51,10 +51,7 @@ mod tests {
     use crate::model::Report;
 
     fn input(file: &str, host: &str) -> Input {
-        Input {
-            file: file.into(),
-            report: Report::new("Linux".into(), host.into()),
-        }
+        Input::new(file, Report::new("Linux".into(), host.into()))
     }
 
     #[test]

@@ -157,7 +157,7 @@ fn compare(cfg: &CompareConfig) -> ExitCode {
         },
         _ => None,
     };
-    let inputs = match compare::load(&cfg.inputs) {
+    let inputs = match compare::load_for_compare(&cfg.inputs) {
         Ok(i) => i,
         Err(e) => {
             report::stderr_line(&format!("{e}"));

@@ -1296,3 +1296,28 @@ fn the_stored_sample_summary_is_the_one_compare_reads() {
         "{e}"
     );
 }
+
+/// The reports compare holds keep their header alone, their facts taken:
+/// the comparison is the one of the whole reports, text and JSON alike.
+#[test]
+fn reports_read_for_a_comparison_drop_their_sections_and_compare_alike() {
+    use quickbench::compare::{compare, load, load_for_compare, render_json};
+    let d = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for host in ["a", "b", "c"] {
+        let (txt, json) = stand_in(d.path(), host);
+        files.push(json.display().to_string());
+        files.push(txt.display().to_string());
+    }
+    let whole = load(&files).unwrap();
+    let slim = load_for_compare(&files).unwrap();
+    for (w, s) in whole.iter().zip(&slim) {
+        assert!(!w.report.cpu_loop.is_empty() && !w.report.storage_bandwidth.is_empty());
+        assert!(s.report.cpu_loop.is_empty() && s.report.storage_bandwidth.is_empty());
+        assert!(s.report.memory.is_none() && s.report.cpu_info.is_none());
+        assert_eq!(s.report.hostname, w.report.hostname);
+        assert_eq!(s.facts.len(), w.facts.len(), "{}", s.file);
+        assert!(s.facts.len() > 20, "{}", s.file);
+    }
+    assert_eq!(render_json(&compare(&slim)), render_json(&compare(&whole)));
+}

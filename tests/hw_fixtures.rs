@@ -701,10 +701,7 @@ fn two_x_text_reports_compare() {
     let b = render(&extended_report(&intel_pstate(), 4, Some(3)));
     let inputs: Vec<Input> = [("a.txt", &a), ("b.txt", &b)]
         .into_iter()
-        .map(|(file, text)| Input {
-            file: file.into(),
-            report: read_text(file, text).unwrap(),
-        })
+        .map(|(file, text)| Input::new(file, read_text(file, text).unwrap()))
         .collect();
     let c = compare(&inputs);
     assert!(c.missing.is_empty(), "{:?}", c.missing);

@@ -820,16 +820,7 @@ fn any_report_compared_with_itself_is_never_better_or_worse() {
     let mut rng = Rng(0x0123_4567_89ab_cdef);
     for case in 0..500 {
         let m = model(&mut rng);
-        let inputs = [
-            Input {
-                file: "a".into(),
-                report: m.clone(),
-            },
-            Input {
-                file: "b".into(),
-                report: m,
-            },
-        ];
+        let inputs = [Input::new("a", m.clone()), Input::new("b", m)];
         let c = compare(&inputs);
         assert!(c.missing.is_empty(), "case {case}: {:?}", c.missing);
         for r in &c.rows {

@@ -7,7 +7,6 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::fact::{Better, Fact, Section, Unit};
-use super::facts::facts;
 use super::fleet::{fleet_table, FleetTable};
 use super::load::Input;
 use super::sides::{report_infos, side_fact, sides, Grouping, ReportInfo, Side};
@@ -104,13 +103,13 @@ pub fn compare_for(
     grouping: Grouping,
     detail: impl FnOnce(&Comparison) -> Detail,
 ) -> Comparison {
-    let all: Vec<Vec<Fact>> = inputs.iter().map(|i| facts(&i.report)).collect();
+    let all: Vec<&[Fact]> = inputs.iter().map(|i| i.facts.as_slice()).collect();
     // The keys in report order: sections in the order they first appear,
     // lines within a section in the order they first appear.
     let mut sections: Vec<Section> = Vec::new();
     let mut keys: Vec<(usize, Section, &str)> = Vec::new();
     let mut index: HashMap<(Section, &str), usize> = HashMap::new();
-    for f in all.iter().flatten() {
+    for f in all.iter().flat_map(|fs| fs.iter()) {
         let s = match sections.iter().position(|s| *s == f.section()) {
             Some(s) => s,
             None => {

@@ -198,7 +198,7 @@ fn side_cell(cells: &[&KeyCell]) -> KeyCell {
 }
 
 /// The fleet table of `sides`, from each report's facts.
-pub fn fleet_table(facts: &[Vec<Fact>], sides: &[Side]) -> FleetTable {
+pub fn fleet_table(facts: &[&[Fact]], sides: &[Side]) -> FleetTable {
     let per_report: Vec<Vec<KeyCell>> = facts
         .iter()
         .map(|fs| KEY_FIGURES.iter().map(|k| key_cell(fs, k.3)).collect())

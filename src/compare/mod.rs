@@ -37,7 +37,7 @@ pub use comparison::{
 pub use fact::{Better, Fact, Figure, FigureKind, Info, Section, Unit};
 pub use facts::facts;
 pub use fleet::{fleet_table, outlier_rule, FleetColumn, FleetRow, FleetTable};
-pub use load::{load, Input};
+pub use load::{load, load_for_compare, Input};
 pub use render::csv::render_csv;
 pub use render::html::html;
 pub use render::markdown::render_markdown;
