@@ -41,7 +41,9 @@ pub fn resamples_for(values: usize, wanted: usize) -> usize {
     wanted.min((MAX_DRAWS / values.max(1)).max(MIN_RESAMPLES))
 }
 
-/// The median of `buf`, reordered in place (selection, no full sort).
+/// The median of `buf`, reordered in place (selection, no full sort): the
+/// reference [`Ranked`] is tested against.
+#[cfg(test)]
 fn median_in_place(buf: &mut [f64]) -> f64 {
     let n = buf.len();
     let (_, &mut upper, _) = buf.select_nth_unstable_by(n / 2, f64::total_cmp);
@@ -54,6 +56,67 @@ fn median_in_place(buf: &mut [f64]) -> f64 {
             .max_by(f64::total_cmp)
             .unwrap_or(upper);
         0.5 * (lower + upper)
+    }
+}
+
+/// One side of the bootstrap, sorted once: a resample is counted by the
+/// rank of each value drawn, and its median read from the counts. The
+/// draws are those of drawing the values themselves (same index, same
+/// order), and the median the same order statistics of the same values,
+/// so the interval is the one of resampling values and selecting their
+/// median, without moving values at each resample.
+struct Ranked {
+    /// The values in order.
+    sorted: Vec<f64>,
+    /// For each value of the side, its place in `sorted`.
+    rank: Vec<usize>,
+    /// How many times each rank was drawn in the current resample.
+    count: Vec<u32>,
+}
+
+impl Ranked {
+    fn new(values: &[f64]) -> Ranked {
+        let mut order: Vec<usize> = (0..values.len()).collect();
+        order.sort_by(|&i, &j| values[i].total_cmp(&values[j]));
+        let mut rank = vec![0; values.len()];
+        for (r, &i) in order.iter().enumerate() {
+            rank[i] = r;
+        }
+        Ranked {
+            sorted: order.iter().map(|&i| values[i]).collect(),
+            rank,
+            count: vec![0; values.len()],
+        }
+    }
+
+    /// The median of one resample of as many values, drawn by `rng`.
+    fn resample_median(&mut self, rng: &mut Rng) -> f64 {
+        let n = self.rank.len();
+        self.count.iter_mut().for_each(|c| *c = 0);
+        for _ in 0..n {
+            self.count[self.rank[rng.below(n as u64) as usize]] += 1;
+        }
+        // The (n/2)-th value drawn (from 0), and for an even count the
+        // one before it: the two middle order statistics.
+        let upper_at = n / 2;
+        let (mut seen, mut lower, mut upper) = (0usize, None, None);
+        for (r, &c) in self.count.iter().enumerate() {
+            let next = seen + c as usize;
+            if lower.is_none() && upper_at >= 1 && next > upper_at - 1 {
+                lower = Some(self.sorted[r]);
+            }
+            if next > upper_at {
+                upper = Some(self.sorted[r]);
+                break;
+            }
+            seen = next;
+        }
+        let upper = upper.expect("n draws reach the middle");
+        if n % 2 == 1 {
+            upper
+        } else {
+            0.5 * (lower.unwrap_or(upper) + upper)
+        }
     }
 }
 
@@ -88,17 +151,13 @@ pub fn median_ratio_interval(
     }
     median(a)?;
     let mut rng = Rng::new(seed);
-    let mut buf_a = vec![0.0; a.len()];
-    let mut buf_b = vec![0.0; b.len()];
+    let (mut ra, mut rb) = (Ranked::new(a), Ranked::new(b));
     let mut ratios = Vec::with_capacity(resamples);
     for _ in 0..resamples {
-        for slot in buf_a.iter_mut() {
-            *slot = a[rng.below(a.len() as u64) as usize];
-        }
-        for slot in buf_b.iter_mut() {
-            *slot = b[rng.below(b.len() as u64) as usize];
-        }
-        ratios.push(median_in_place(&mut buf_b) / median_in_place(&mut buf_a));
+        // a's draws, then b's, as resampling each side in turn draws them.
+        let ma = ra.resample_median(&mut rng);
+        let mb = rb.resample_median(&mut rng);
+        ratios.push(mb / ma);
     }
     ratios.sort_by(f64::total_cmp);
     let tail = (1.0 - level) / 2.0;
@@ -131,6 +190,49 @@ mod tests {
         ] {
             let want = median(&v).unwrap();
             assert_eq!(median_in_place(&mut v.clone()), want);
+        }
+    }
+
+    /// The interval of resampling the values and selecting their medians,
+    /// as it was computed before [`Ranked`].
+    fn by_selection(a: &[f64], b: &[f64], level: f64, resamples: usize, seed: u64) -> (f64, f64) {
+        let mut rng = Rng::new(seed);
+        let (mut buf_a, mut buf_b) = (vec![0.0; a.len()], vec![0.0; b.len()]);
+        let mut ratios = Vec::new();
+        for _ in 0..resamples {
+            for slot in buf_a.iter_mut() {
+                *slot = a[rng.below(a.len() as u64) as usize];
+            }
+            for slot in buf_b.iter_mut() {
+                *slot = b[rng.below(b.len() as u64) as usize];
+            }
+            ratios.push(median_in_place(&mut buf_b) / median_in_place(&mut buf_a));
+        }
+        ratios.sort_by(f64::total_cmp);
+        let tail = (1.0 - level) / 2.0;
+        (
+            quantile_sorted(&ratios, tail).unwrap(),
+            quantile_sorted(&ratios, 1.0 - tail).unwrap(),
+        )
+    }
+
+    #[test]
+    fn ranked_resamples_give_the_selection_interval_exactly() {
+        let mut rng = Rng::new(7);
+        for case in 0..300 {
+            let size = |rng: &mut Rng| 1 + rng.below(13) as usize;
+            let (na, nb) = (size(&mut rng), size(&mut rng));
+            // Few distinct values in some cases: ties must pick alike.
+            let spread = if case % 3 == 0 { 3 } else { 1000 };
+            let mut draw = |n: usize| -> Vec<f64> {
+                (0..n)
+                    .map(|_| 50.0 + rng.below(spread) as f64 * 0.25)
+                    .collect()
+            };
+            let (a, b) = (draw(na), draw(nb));
+            let seed = seed_of(&a, &b);
+            let got = median_ratio_interval(&a, &b, 0.95, 300, seed).unwrap();
+            assert_eq!(got, by_selection(&a, &b, 0.95, 300, seed), "{a:?} {b:?}");
         }
     }
 
