@@ -159,17 +159,51 @@ pub fn median_ratio_interval(
         let mb = rb.resample_median(&mut rng);
         ratios.push(mb / ma);
     }
-    ratios.sort_by(f64::total_cmp);
     let tail = (1.0 - level) / 2.0;
     Some((
-        quantile_sorted(&ratios, tail)?,
-        quantile_sorted(&ratios, 1.0 - tail)?,
+        quantile_selected(&mut ratios, tail)?,
+        quantile_selected(&mut ratios, 1.0 - tail)?,
     ))
+}
+
+/// The `p` quantile of `values` as [`quantile_sorted`] gives it of them
+/// sorted (type 7: the same two order statistics, the same
+/// interpolation), found by selection; `values` is reordered.
+fn quantile_selected(values: &mut [f64], p: f64) -> Option<f64> {
+    if values.is_empty() || !(0.0..=1.0).contains(&p) {
+        return None;
+    }
+    let h = (values.len() - 1) as f64 * p;
+    let lo = h.floor() as usize;
+    let (_, &mut at_lo, above) = values.select_nth_unstable_by(lo, f64::total_cmp);
+    let at_hi = above
+        .iter()
+        .copied()
+        .min_by(f64::total_cmp)
+        .unwrap_or(at_lo);
+    // Two values sorted [at_lo, at_hi] with h at its place between them.
+    quantile_sorted(&[at_lo, at_hi], h - lo as f64)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quantiles_by_selection_are_those_of_the_sorted_values() {
+        let mut rng = Rng::new(11);
+        for n in 1..60 {
+            let v: Vec<f64> = (0..n).map(|_| rng.below(40) as f64 / 7.0).collect();
+            let mut s = v.clone();
+            s.sort_by(f64::total_cmp);
+            for p in [0.0, 0.0005, 0.025, 0.3, 0.5, 0.975, 0.9995, 1.0] {
+                let got = quantile_selected(&mut v.clone(), p);
+                assert_eq!(got, quantile_sorted(&s, p), "{n} {p}");
+            }
+        }
+        assert_eq!(quantile_selected(&mut [], 0.5), None);
+        assert_eq!(quantile_selected(&mut [1.0], 1.5), None);
+    }
 
     #[test]
     fn large_samples_get_fewer_resamples() {
