@@ -1,13 +1,17 @@
 //! The sections added after the original's: each is one file here that
 //! says its title, its lines of text, how they read back, and how it is
 //! measured (through a [`Probe`]), and one line in [`ADDED`]. The text
-//! renderer, the reader and the runner go through this list, so a new
-//! section changes none of them.
+//! renderer, the reader and the runner go through this list ([`added`]),
+//! so a new section changes none of them; the crate's unit tests run a
+//! test-only section through them (`testing`).
 //!
 //! Below `report`, `compare` and `run` (all three read [`ADDED`]): a
 //! section file imports the model, its measuring module and nothing of
 //! the report's layers. The standard sections keep their own code: their
 //! text is the original's, line for line.
+
+#[cfg(test)]
+pub mod testing;
 
 use std::time::Duration;
 
@@ -56,9 +60,22 @@ pub trait Probe {
     ) -> anyhow::Result<f64>;
 }
 
-/// The added section titled `title`, with its index in [`ADDED`].
-pub fn by_title(title: &str) -> Option<(usize, &'static dyn Added)> {
+/// The added sections every code path goes through, in report order:
+/// [`ADDED`]. In the crate's unit tests, a test may put its own list in
+/// its place on its thread (`testing::Swap`): the paths then run a
+/// test-only section, which [`ADDED`], empty until a real section lands,
+/// cannot give them.
+pub fn added() -> &'static [&'static dyn Added] {
+    #[cfg(test)]
+    if let Some(list) = testing::swapped() {
+        return list;
+    }
     ADDED
+}
+
+/// The added section titled `title`, with its index in [`added`].
+pub fn by_title(title: &str) -> Option<(usize, &'static dyn Added)> {
+    added()
         .iter()
         .copied()
         .enumerate()
