@@ -527,8 +527,16 @@ fn run_time_line(p: &Plan, r: &Report) -> String {
     );
     if let Some(n) = p.repeat {
         line.push_str(&format!(" {TRIALS_SIGN} {n} trials"));
-        if once > 0 {
-            line.push_str(&format!(" and {once} of -x once"));
+        // The steps run once: `-x`'s, and each added section's.
+        let added = sections::timed(|s| r.runs(s));
+        let x_once = once - added.iter().map(|(_, n)| n).sum::<u32>().min(once);
+        let words: Vec<String> = (x_once > 0)
+            .then(|| format!("{x_once} of -x"))
+            .into_iter()
+            .chain(added.iter().map(|(title, n)| format!("{n} of {title}")))
+            .collect();
+        if !words.is_empty() {
+            line.push_str(&format!(" and {} once", words.join(" and ")));
         }
     }
     let each = if p.repeat.is_some() {

@@ -210,6 +210,48 @@ mod tests {
     }
 
     #[test]
+    fn the_plan_counts_an_added_sections_steps_once() {
+        let plan = |args: &[&str]| -> String {
+            let root = tempfile::tempdir().unwrap();
+            std::fs::create_dir(root.path().join("proc")).unwrap();
+            let cfg = crate::cli::parse(
+                ["quickbench", "--sysroot", root.path().to_str().unwrap()]
+                    .iter()
+                    .chain(args)
+                    .copied(),
+            )
+            .unwrap();
+            let progress = Progress::disabled();
+            let console = Console::new(Progress::disabled());
+            let mut text = Vec::new();
+            let measure = StandIn::default();
+            {
+                let mut sink = TextSink::new(&mut text, &progress);
+                let mut run = Run::start(&cfg, &measure, &mut sink, &console);
+                run.plan().unwrap();
+                run.finish().unwrap();
+            }
+            String::from_utf8(text).unwrap()
+        };
+        let args = ["--only", "cpuinfo,memory", "--repeat", "3", "-x", "1"];
+        let _swap = Swap::tally();
+        // The memory step 3 times, -x's two DRAM runs and the tally once.
+        let text = plan(&args);
+        assert!(
+            text.contains(
+                "about 6 s (1 timed steps of 1 s × 3 trials and 2 of -x and 1 of Tally once)"
+            ),
+            "{text}"
+        );
+        drop(_swap);
+        let text = plan(&args);
+        assert!(
+            text.contains("about 5 s (1 timed steps of 1 s × 3 trials and 2 of -x once)"),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn an_added_section_that_fails_is_marked_failed_and_the_run_goes_on() {
         let _swap = Swap::tally();
         let (r, text) = run(&StandIn::default(), None, &[]);

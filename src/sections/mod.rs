@@ -39,6 +39,12 @@ pub trait Added: Sync {
     /// Reads its lines (title excluded, trailing blank lines dropped)
     /// into `r`; the error names what was expected.
     fn read(&self, r: &mut Report, lines: &[&str]) -> Result<(), String>;
+    /// How many timed figures [`Added::measure`] takes, each one loop
+    /// delay long and run once whatever `--repeat` says: the dry run's
+    /// plan counts them in its run time.
+    fn timed_steps(&self) -> u32 {
+        0
+    }
     /// Measures it into `r` through `probe`: an error is the section's
     /// failure (stderr and the exit status say it), not the run's.
     fn measure(&self, probe: &dyn Probe, r: &mut Report) -> anyhow::Result<()>;
@@ -71,6 +77,16 @@ pub fn added() -> &'static [&'static dyn Added] {
         return list;
     }
     ADDED
+}
+
+/// The added sections that `runs` selects, with their timed steps
+/// ([`Added::timed_steps`]), in report order.
+pub fn timed(runs: impl Fn(Section) -> bool) -> Vec<(&'static str, u32)> {
+    added()
+        .iter()
+        .filter(|s| runs(s.section()) && s.timed_steps() > 0)
+        .map(|s| (s.title(), s.timed_steps()))
+        .collect()
 }
 
 /// The added section titled `title`, with its index in [`added`].

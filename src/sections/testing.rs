@@ -67,6 +67,10 @@ impl Added for TallySection {
         Ok(())
     }
 
+    fn timed_steps(&self) -> u32 {
+        1
+    }
+
     fn measure(&self, probe: &dyn Probe, r: &mut Report) -> anyhow::Result<()> {
         let path = probe.sysroot().path("/proc/tally");
         let read = || {
