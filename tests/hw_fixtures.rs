@@ -249,10 +249,9 @@ fn an_arm64_cpufreq_dt_board_is_quiet() {
     assert_eq!(read_cpufreq(&Tree::new(2).sys()), None);
 }
 
-#[test]
-fn old_kernels_without_policy_directories() {
-    // Before Linux 4.3: cpuN/cpufreq only, CPUs of one policy listed in
-    // each (affected_cpus), read once.
+/// Before Linux 4.3: cpuN/cpufreq only, CPUs of one policy listed in
+/// each (affected_cpus), no frequencies.
+fn pre_4_3() -> Tree {
     let t = Tree::new(2);
     for c in 0..2 {
         for (name, v) in [
@@ -266,6 +265,13 @@ fn old_kernels_without_policy_directories() {
             );
         }
     }
+    t
+}
+
+#[test]
+fn old_kernels_without_policy_directories() {
+    // Read once, for both CPUs.
+    let t = pre_4_3();
     let f = t.freq();
     assert_eq!(f.policies.len(), 1);
     assert_eq!(f.policies[0].cpus, vec![0, 1]);
@@ -523,4 +529,188 @@ fn the_plan_says_the_frequency_settings() {
             assert_eq!(quickbench::report::text::render(&r), text);
         }
     }
+}
+
+/// A report of a `-x` run on the host of `t`: its cpufreq settings, two
+/// CPU loop steps whose measured clocks put `slow` (a CPU at 3000 MHz
+/// after the 2-job step, 3600 before) among CPUs at 3600.
+fn extended_report(t: &Tree, cpus: u32, slow: Option<u32>) -> quickbench::model::Report {
+    use quickbench::conditions::{Measured, ProbedClock};
+    use quickbench::cpu_loop::mhz::{ClockProbe, CpuMhz, ProbeStatus};
+    use quickbench::cpu_loop::smt::{SmtPlan, SmtProbe};
+    use quickbench::cpu_loop::LoopStep;
+    use quickbench::model::{Extended, Report, Section};
+    let probe = |slow: Option<u32>| ClockProbe {
+        cpus: (0..cpus)
+            .map(|cpu| {
+                let mhz = if Some(cpu) == slow { 3000.0 } else { 3600.0 };
+                CpuMhz {
+                    cpu,
+                    add_chain_mhz: mhz,
+                    imul_chain_mhz: mhz,
+                    mhz: Some(mhz),
+                }
+            })
+            .collect(),
+        status: ProbeStatus::Measured,
+        elapsed_ns: 50_000_000,
+    };
+    let mut r = Report::new("Linux h 6.1.0 #1 SMP x86_64 GNU/Linux".into(), "h".into());
+    r.sections = vec![Section::Cpu];
+    r.cpufreq = read_cpufreq(&t.sys());
+    for (jobs, slow) in [(1, None), (2, slow)] {
+        let mut step: quickbench::model::CpuTrial = Measured::plain(LoopStep {
+            jobs,
+            loops_per_s_each: vec![1e8; jobs as usize],
+            loops_per_s_mean: 1e8,
+            elapsed_ns: 1_000_000_000,
+            samples: Default::default(),
+            end: quickbench::end::End::Complete,
+        });
+        step.conditions.probe = Some(ProbedClock {
+            cold: probe(None),
+            hot: probe(slow),
+        });
+        r.cpu_loop.push(step.into());
+    }
+    r.extended = Some(Extended {
+        smt_probe: Some(SmtProbe {
+            plan: SmtPlan::NoSiblings,
+            siblings_loops_per_s_each: None,
+            separate_loops_per_s_each: None,
+            ratio: None,
+            cut_short: false,
+            samples: Default::default(),
+        }),
+        ..Extended::default()
+    });
+    r
+}
+
+/// The `[ Extended: CPU ]` lines of a text report.
+fn extended_cpu(text: &str) -> Vec<&str> {
+    text.lines()
+        .skip_while(|l| *l != "[ Extended: CPU ]")
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .collect()
+}
+
+#[test]
+fn x_says_the_frequency_settings_and_the_cpus_that_differ_and_reads_them_back() {
+    use quickbench::report::read::read_text;
+    use quickbench::report::text::render;
+    let cases = [
+        (acpi_cpufreq(), 2, Some("CPU freq  : acpi-cpufreq ondemand 1200-2601 MHz on CPU(s) 0-1; boost off")),
+        (intel_pstate(), 4, Some("CPU freq  : intel_pstate powersave 400-4200 MHz, EPP balance_power on CPU(s) 0-3; turbo off")),
+        (amd_pstate_epp(), 2, Some("CPU freq  : amd-pstate-epp performance 400-3000 MHz (of 5759), EPP performance on CPU(s) 0-1")),
+        (cpufreq_dt(), 8, Some("CPU freq  : cpufreq-dt schedutil 408-1800 MHz on CPU(s) 0-3; cpufreq-dt schedutil 408-2400 MHz on CPU(s) 4-7")),
+        (pre_4_3(), 2, Some("CPU freq  : acpi-cpufreq conservative ?-? MHz on CPU(s) 0-1")),
+        // No cpufreq (a VM): no line.
+        (Tree::new(2), 2, None),
+    ];
+    for (t, cpus, want) in cases {
+        // All CPUs agree: only the Clock line.
+        let r = extended_report(&t, cpus, None);
+        let text = render(&r);
+        let lines = extended_cpu(&text);
+        assert_eq!(
+            lines.iter().find(|l| l.starts_with("CPU freq")).copied(),
+            want,
+            "{text}"
+        );
+        assert!(!text.contains("differ"), "{text}");
+        let read = read_text("x.txt", &text).unwrap();
+        assert_eq!(render(&read), text);
+        assert!(!read.extended.as_ref().unwrap().kept_as_text, "{text}");
+        assert_eq!(
+            read.cpufreq.as_ref().and_then(|f| f.settings()),
+            r.cpufreq.as_ref().and_then(|f| f.settings())
+        );
+
+        // CPU 1 slow after the 2-job step.
+        let r = extended_report(&t, cpus, Some(1));
+        let text = render(&r);
+        let read = read_text("x.txt", &text).unwrap();
+        assert_eq!(render(&read), text);
+        assert!(!read.extended.as_ref().unwrap().kept_as_text, "{text}");
+        let probe = |r: &quickbench::model::Report| r.cpu_loop[1].conditions.probe.clone().unwrap();
+        let odd = quickbench::report::extended::odd_cpus(&probe(&read));
+        assert_eq!(odd, quickbench::report::extended::odd_cpus(&probe(&r)));
+        assert!(
+            odd.iter().any(|c| c.cpu == 1 && c.hot_mhz == Some(3000.0)),
+            "{odd:?}"
+        );
+        assert_eq!(probe(&read).hot.cpus.len(), cpus as usize);
+        assert_eq!(
+            probe(&read).hot.mean_mhz().map(f64::round),
+            probe(&r).hot.mean_mhz().map(f64::round)
+        );
+    }
+    // Eight CPUs: the slow one alone differs, on one line; the means
+    // are (7 x 3600 + 3000) / 8 = 3525.
+    let text = render(&extended_report(&cpufreq_dt(), 8, Some(1)));
+    assert_eq!(
+        extended_cpu(&text)[2..5],
+        [
+            "Clock     : measured before the CPU loop 3600 MHz, after each step 3600 3525 MHz",
+            "            after 2 jobs, 1 of 8 CPUs differ (hot/cold MHz): cpu1 3000/3600",
+            "CPU freq  : cpufreq-dt schedutil 408-1800 MHz on CPU(s) 0-3; cpufreq-dt schedutil 408-2400 MHz on CPU(s) 4-7",
+        ],
+        "{text}"
+    );
+}
+
+#[test]
+fn older_x_reports_without_the_new_lines_still_read() {
+    use quickbench::report::read::read_text;
+    use quickbench::report::text::render;
+    // A report of before these lines: the Clock line's means only, no
+    // CPU freq line. Here the means are 3600 and 3300 after the 2-job
+    // step, which the lines of today would explain CPU by CPU: the
+    // section is then kept as it was, its figures read.
+    let text: String = render(&extended_report(&acpi_cpufreq(), 2, Some(1)))
+        .lines()
+        .filter(|l| !l.starts_with("            after ") && !l.starts_with("            cpu"))
+        .filter(|l| !l.starts_with("CPU freq  : "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(text.contains("after each step 3600 3300 MHz\n"), "{text}");
+    let read = read_text("old.txt", &text).unwrap();
+    assert_eq!(render(&read), text);
+    assert!(read.extended.as_ref().unwrap().kept_as_text);
+    let mean = |i: usize| {
+        let p = read.cpu_loop[i].conditions.probe.as_ref().unwrap();
+        (p.cold.mean_mhz(), p.hot.mean_mhz())
+    };
+    assert_eq!(mean(1), (Some(3600.0), Some(3300.0)));
+    assert_eq!(read.cpufreq, None);
+    // Where the means agree, the older section reads into figures.
+    let text = render(&extended_report(&Tree::new(2), 2, None));
+    let read = read_text("old.txt", &text).unwrap();
+    assert_eq!(render(&read), text);
+    assert!(!read.extended.as_ref().unwrap().kept_as_text);
+}
+
+#[test]
+fn two_x_text_reports_compare() {
+    use quickbench::compare::{compare, Input};
+    use quickbench::report::read::read_text;
+    use quickbench::report::text::render;
+    let a = render(&extended_report(&acpi_cpufreq(), 2, None));
+    let b = render(&extended_report(&intel_pstate(), 4, Some(3)));
+    let inputs: Vec<Input> = [("a.txt", &a), ("b.txt", &b)]
+        .into_iter()
+        .map(|(file, text)| Input {
+            file: file.into(),
+            report: read_text(file, text).unwrap(),
+        })
+        .collect();
+    let c = compare(&inputs);
+    assert!(c.missing.is_empty(), "{:?}", c.missing);
+    assert!(
+        c.rows.iter().any(|r| r.label.contains("jobs")),
+        "{:?}",
+        c.rows.iter().map(|r| &r.label).collect::<Vec<_>>()
+    );
 }

@@ -401,37 +401,113 @@ fn extended(rng: &mut Rng, r: &mut Report) {
         s.figure.samples = samples(rng, s.loops_per_s_mean);
     }
     // The measured clock: every step probed, or none (the line is then
-    // left out); each probe as the text keeps it (one CPU at the mean).
+    // left out). Each CPU as the text keeps it: those that agree at one
+    // clock (the cold one at `base`, the hot one within 1 % of it), those
+    // that differ in pairs around it (so that the median and the mean
+    // stay the clock of those that agree), or not calibrated.
     if rng.coin() {
         let unknown = rng.below(5) == 0;
-        let probe = |rng: &mut Rng| {
-            let mhz = (!unknown && rng.below(6) != 0).then(|| 400.0 + rng.below(6000) as f64);
-            ClockProbe {
-                cpus: mhz
-                    .map(|m| CpuMhz {
-                        cpu: 0,
-                        add_chain_mhz: m,
-                        imul_chain_mhz: m,
-                        mhz: Some(m),
-                    })
-                    .into_iter()
-                    .collect(),
-                status: match (mhz, unknown) {
-                    (Some(_), _) => ProbeStatus::Measured,
-                    (None, true) => ProbeStatus::UnknownArchitecture,
-                    (None, false) => ProbeStatus::NotCalibrated,
-                },
-                elapsed_ns: 0,
+        let n = 1 + rng.below(12) as u32;
+        let base = (400 + rng.below(6000)) as f64;
+        let cold_measured = !unknown && rng.below(6) != 0;
+        // A CPU whose probe before the CPU loop did not calibrate.
+        let cold_none = (cold_measured && rng.below(4) == 0).then(|| rng.below(n.into()) as u32);
+        let status = |cpus: &[CpuMhz]| {
+            if cpus.iter().any(|c| c.mhz.is_some()) {
+                ProbeStatus::Measured
+            } else if unknown {
+                ProbeStatus::UnknownArchitecture
+            } else {
+                ProbeStatus::NotCalibrated
             }
         };
-        let cold = probe(rng);
+        let cpu = |cpu, mhz: Option<f64>| CpuMhz {
+            cpu,
+            add_chain_mhz: mhz.unwrap_or(0.0),
+            imul_chain_mhz: mhz.unwrap_or(0.0),
+            mhz,
+        };
+        let cold_cpus: Vec<CpuMhz> = (0..n)
+            .map(|c| cpu(c, (cold_measured && Some(c) != cold_none).then_some(base)))
+            .collect();
+        let cold = ClockProbe {
+            status: status(&cold_cpus),
+            cpus: cold_cpus,
+            elapsed_ns: 0,
+        };
         for s in &mut r.cpu_loop {
+            let hot_measured = !unknown && rng.below(6) != 0;
+            let h = base + rng.below(base as u64 / 100) as f64;
+            let mut mhz: Vec<Option<f64>> = Vec::new();
+            while mhz.len() < n as usize {
+                let i = mhz.len() as u32;
+                let pair = i + 1 < n && Some(i) != cold_none && Some(i + 1) != cold_none;
+                if pair && rng.below(4) == 0 {
+                    let d = (h * (5 + rng.below(30)) as f64 / 100.0).round();
+                    mhz.extend([Some(h + d), Some(h - d)]);
+                } else if rng.below(8) == 0 {
+                    mhz.push(None);
+                } else {
+                    mhz.push(Some(h));
+                }
+            }
+            let cpus: Vec<CpuMhz> = mhz
+                .into_iter()
+                .enumerate()
+                .map(|(c, m)| cpu(c as u32, m.filter(|_| hot_measured)))
+                .collect();
             s.conditions.probe = Some(ProbedClock {
                 cold: cold.clone(),
-                hot: probe(rng),
+                hot: ClockProbe {
+                    status: status(&cpus),
+                    cpus,
+                    elapsed_ns: 0,
+                },
             });
         }
     }
+    // The cpufreq settings (printed by the CPU section): each as the line
+    // keeps it (whole MHz; the hardware's maximum only above the scaling
+    // one).
+    r.cpufreq = rng.coin().then(|| {
+        use quickbench::sysinfo::cpufreq::{Cpufreq, CpufreqPolicy};
+        let mhz = |rng: &mut Rng| rng.coin().then(|| (400 + rng.below(5000)) * 1000);
+        let mut next = 0;
+        Cpufreq {
+            policies: (0..rng.below(4))
+                .map(|_| {
+                    let cpus: Vec<u32> = (next..next + 1 + rng.below(4) as u32).collect();
+                    next += cpus.len() as u32 + rng.below(2) as u32;
+                    let scaling_max_khz = mhz(rng);
+                    CpufreqPolicy {
+                        dir: String::new(),
+                        cpus,
+                        driver: rng.coin().then(|| {
+                            rng.pick(&["intel_pstate", "acpi-cpufreq", "cpufreq-dt"])
+                                .into()
+                        }),
+                        governor: rng
+                            .coin()
+                            .then(|| rng.pick(&["performance", "powersave"]).into()),
+                        scaling_min_khz: mhz(rng),
+                        cpuinfo_max_khz: rng
+                            .coin()
+                            .then(|| scaling_max_khz.unwrap_or(0) + (1 + rng.below(900)) * 1000),
+                        scaling_max_khz,
+                        cpuinfo_min_khz: None,
+                        energy_performance_preference: rng
+                            .coin()
+                            .then(|| rng.pick(&["balance_power", "performance", "128"]).into()),
+                        boost: rng.coin().then_some(false),
+                    }
+                })
+                .collect(),
+            boost: rng.coin().then_some(false),
+            intel_no_turbo: rng.coin().then_some(true),
+            intel_pstate_status: None,
+            amd_pstate_status: None,
+        }
+    });
     if let Some(bw) = r.memory.as_mut().and_then(|m| m.dd_bandwidth.as_mut()) {
         bw.conditions.load = step_load(rng);
         let figure = bw.bytes_per_s();
@@ -683,10 +759,14 @@ fn random_reports_read_back_from_their_text() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut extended_cases = 0;
     let mut some_trials_marked = 0;
+    let (mut cpus_differ, mut wrapped, mut cpufreq) = (0, 0, 0);
     for case in 0..2000 {
         let m = model(&mut rng);
         let text = render(&m);
         some_trials_marked += usize::from(text.contains(" trials)"));
+        cpus_differ += usize::from(text.contains(" CPUs differ (hot/cold MHz):"));
+        wrapped += usize::from(text.contains(",\n            cpu"));
+        cpufreq += usize::from(text.contains("\nCPU freq  : "));
         let read = read_text("generated.txt", &text)
             .unwrap_or_else(|e| panic!("case {case}: {e}\n{text}"));
         assert_eq!(render(&read), text, "case {case}");
@@ -706,6 +786,10 @@ fn random_reports_read_back_from_their_text() {
     }
     assert!(extended_cases > 1000, "{extended_cases}");
     assert!(some_trials_marked > 100, "{some_trials_marked}");
+    // The CPUs that differ (on one line and wrapped), the settings.
+    assert!(cpus_differ > 100, "{cpus_differ}");
+    assert!(wrapped > 20, "{wrapped}");
+    assert!(cpufreq > 100, "{cpufreq}");
 }
 
 #[test]

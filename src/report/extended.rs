@@ -19,12 +19,18 @@ use crate::membw::dram::{DramBandwidth, DramNote, DramRun};
 use crate::model::forms::device_details;
 use crate::model::{BlockSize, CpuStep, IoLine, MemoryStep};
 use crate::samples::Samples;
+use crate::sysinfo::cpufreq::Cpufreq;
 use crate::sysinfo::procstat::MhzSource;
 
 /// `[ Extended: CPU ]`: steal time and clock of each loop step with the
 /// rest of its load (steal once: clock and load come from one sample),
+/// the measured clock (with the CPUs that differ), the cpufreq settings,
 /// then the SMT probe's verdict.
-pub fn cpu_lines(steps: &[CpuStep], smt: Option<&SmtProbe>) -> Vec<String> {
+pub fn cpu_lines(
+    steps: &[CpuStep],
+    cpufreq: Option<&Cpufreq>,
+    smt: Option<&SmtProbe>,
+) -> Vec<String> {
     let mut v = Vec::new();
     for s in steps {
         let cond = match &s.conditions.clock {
@@ -49,7 +55,15 @@ pub fn cpu_lines(steps: &[CpuStep], smt: Option<&SmtProbe>) -> Vec<String> {
             .unwrap_or_default();
         v.push(format!("{:2} // jobs : {cond}{spread}{load}", s.jobs));
     }
-    v.extend(probe_line(steps));
+    if let Some(line) = probe_line(steps) {
+        v.push(line);
+        for s in steps {
+            if let Some(p) = &s.conditions.probe {
+                v.extend(odd_cpus_lines(s.jobs, p));
+            }
+        }
+    }
+    v.extend(cpufreq_line(cpufreq));
     if let Some(p) = smt {
         v.push(format!("SMT probe : {}", p.verdict()));
         if let (Some(sib), Some(sep)) = (p.siblings_loops_per_s_each, p.separate_loops_per_s_each) {
@@ -90,6 +104,107 @@ fn probe_line(steps: &[CpuStep]) -> Option<String> {
         hot.join(" "),
         if unknown { NOT_CALIBRATED } else { "" }
     ))
+}
+
+/// `CPU freq  : acpi-cpufreq ondemand 1200-2601 MHz on CPU(s) 0-1; boost
+/// off`, when the host has cpufreq ([`Cpufreq::settings`]): the plan's
+/// line and `-x`'s.
+pub fn cpufreq_line(f: Option<&Cpufreq>) -> Option<String> {
+    Some(format!("{CPUFREQ_LABEL}{}", f?.settings()?))
+}
+
+/// The label of the `CPU freq` line, in the plan and in `-x`.
+pub const CPUFREQ_LABEL: &str = "CPU freq  : ";
+
+/// How far from the median of the CPUs, or from its own clock before the
+/// CPU loop, a CPU's clock after a step is (percent) before `-x` names it.
+pub const CPU_DIFFERS_PERCENT: f64 = 2.0;
+
+/// One CPU `-x` names under the `Clock` line: its clock after the step
+/// and before the CPU loop, MHz (`None`: not calibrated).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OddCpu {
+    /// The CPU, as numbered by the kernel.
+    pub cpu: u32,
+    /// Its measured clock right after the step.
+    pub hot_mhz: Option<f64>,
+    /// Its measured clock before the CPU loop.
+    pub cold_mhz: Option<f64>,
+}
+
+/// The CPUs of a step's probe that differ: a clock after the step
+/// [`CPU_DIFFERS_PERCENT`] or more away from the median of the CPUs or
+/// from the CPU's own clock before the CPU loop, or a CPU whose probe did
+/// not calibrate (only when others did: a probe where none did prints `?`
+/// on the `Clock` line already). In the probe's order. The median, not
+/// the mean: one CPU at 3000 MHz among seven at 3600 pulls the mean to
+/// 3525, 2.1 % under the seven, which would name all eight.
+pub fn odd_cpus(p: &ProbedClock) -> Vec<OddCpu> {
+    let mut hot: Vec<f64> = p.hot.cpus.iter().filter_map(|c| c.mhz).collect();
+    if hot.is_empty() {
+        return Vec::new();
+    }
+    hot.sort_by(f64::total_cmp);
+    let n = hot.len();
+    let median = (hot[(n - 1) / 2] + hot[n / 2]) / 2.0;
+    let cold_measured = p.cold.mean_mhz().is_some();
+    let far = |mhz: f64, from: f64| 100.0 * (mhz - from).abs() / from >= CPU_DIFFERS_PERCENT;
+    p.hot
+        .cpus
+        .iter()
+        .map(|c| OddCpu {
+            cpu: c.cpu,
+            hot_mhz: c.mhz,
+            cold_mhz: p
+                .cold
+                .cpus
+                .iter()
+                .find(|k| k.cpu == c.cpu)
+                .and_then(|k| k.mhz),
+        })
+        .filter(|c| match (c.hot_mhz, c.cold_mhz) {
+            (None, _) => true,
+            (Some(h), Some(k)) => far(h, median) || far(h, k),
+            (Some(h), None) => far(h, median) || cold_measured,
+        })
+        .collect()
+}
+
+/// The width the CPU lines of the `Clock` line wrap at.
+const WIDTH: usize = 80;
+
+/// The indent of a line that goes on with the one above.
+pub const GOES_ON: &str = "            ";
+
+/// `            after 2 jobs, 1 of 8 CPUs differ (hot/cold MHz): cpu3
+/// 3120/3690`: the CPUs of a step that differ ([`odd_cpus`]), wrapped at
+/// 80 columns on lines of the same indent; nothing when none does.
+pub fn odd_cpus_lines(jobs: u32, p: &ProbedClock) -> Vec<String> {
+    let odd = odd_cpus(p);
+    if odd.is_empty() {
+        return Vec::new();
+    }
+    let mhz = |m: Option<f64>| m.map_or_else(|| "?".to_string(), |m| format!("{m:.0}"));
+    let mut lines = vec![format!(
+        "{GOES_ON}after {jobs} job{}, {} of {} CPUs differ (hot/cold MHz):",
+        if jobs == 1 { "" } else { "s" },
+        odd.len(),
+        p.hot.cpus.len()
+    )];
+    for (i, c) in odd.iter().enumerate() {
+        let mut word = format!("cpu{} {}/{}", c.cpu, mhz(c.hot_mhz), mhz(c.cold_mhz));
+        if i + 1 < odd.len() {
+            word.push(',');
+        }
+        let last = lines.last_mut().expect("a first line");
+        if last.len() + 1 + word.len() <= WIDTH {
+            last.push(' ');
+            last.push_str(&word);
+        } else {
+            lines.push(format!("{GOES_ON}{word}"));
+        }
+    }
+    lines
 }
 
 fn dram_run_line(r: &DramRun) -> String {
@@ -326,7 +441,7 @@ mod tests {
             marks_in_trials: Vec::new(),
         };
         assert_eq!(
-            cpu_lines(&[step.clone().into()], None),
+            cpu_lines(&[step.clone().into()], None, None),
             vec![" 1 // jobs : steal   3.0 %   clock   2600 MHz (cpufreq); others 5 % of a CPU, throttled 7 %"]
         );
         // Other steps print the steal in their load words.
@@ -336,7 +451,7 @@ mod tests {
         );
         step.conditions = CpuConditions::default();
         assert_eq!(
-            cpu_lines(&[step.into()], None),
+            cpu_lines(&[step.into()], None, None),
             vec![" 1 // jobs : steal     ? %   clock      ? MHz"]
         );
     }
@@ -402,11 +517,11 @@ mod tests {
             })
         };
         assert_eq!(
-            cpu_lines(&[step(ten()).into()], None),
+            cpu_lines(&[step(ten()).into()], None, None),
             vec![" 2 // jobs : steal     ? %   clock      ? MHz   rate ± 10.0 % (10 x 500 ms)"]
         );
         assert_eq!(
-            cpu_lines(&[step(Samples::default()).into()], None),
+            cpu_lines(&[step(Samples::default()).into()], None, None),
             vec![" 2 // jobs : steal     ? %   clock      ? MHz"]
         );
         let bw = |samples| {
@@ -422,5 +537,122 @@ mod tests {
             "Bandwidth : during the dd-like step, rate ± 10.0 % (10 x 500 ms)"
         );
         assert_eq!(dd_bandwidth_line(&bw(Samples::default()).into()), None);
+    }
+
+    /// A probe of CPUs 0.. at `mhz` each (`None`: not calibrated).
+    fn probe(mhz: &[Option<f64>]) -> ClockProbe {
+        use crate::cpu_loop::mhz::CpuMhz;
+        ClockProbe {
+            cpus: mhz
+                .iter()
+                .enumerate()
+                .map(|(i, &m)| CpuMhz {
+                    cpu: i as u32,
+                    add_chain_mhz: m.unwrap_or(0.0),
+                    imul_chain_mhz: m.unwrap_or(0.0),
+                    mhz: m,
+                })
+                .collect(),
+            status: if mhz.iter().any(Option::is_some) {
+                ProbeStatus::Measured
+            } else {
+                ProbeStatus::NotCalibrated
+            },
+            elapsed_ns: 50_000_000,
+        }
+    }
+
+    fn probed(cold: &[Option<f64>], hot: &[Option<f64>]) -> ProbedClock {
+        ProbedClock {
+            cold: probe(cold),
+            hot: probe(hot),
+        }
+    }
+
+    #[test]
+    fn cpus_that_agree_add_no_line() {
+        // Within 2 % of the mean (3600) and of their own cold clocks.
+        let p = probed(
+            &[Some(3600.0), Some(3650.0), Some(3580.0), Some(3610.0)],
+            &[Some(3590.0), Some(3640.0), Some(3570.0), Some(3600.0)],
+        );
+        assert_eq!(odd_cpus(&p), Vec::new());
+        assert_eq!(odd_cpus_lines(4, &p), Vec::<String>::new());
+        // A probe where no CPU calibrated: the Clock line's `?` says it.
+        let p = probed(&[None, None], &[None, None]);
+        assert_eq!(odd_cpus_lines(2, &p), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_slow_cpu_is_named_with_its_cold_clock() {
+        // CPU 2 runs at 3000 after the step: 17 % under the median (3600)
+        // and under its cold 3600. (The mean, 3450, is 4.3 % under the
+        // others: it would name them all.)
+        let p = probed(
+            &[Some(3600.0); 4],
+            &[Some(3600.0), Some(3600.0), Some(3000.0), Some(3600.0)],
+        );
+        assert_eq!(
+            odd_cpus(&p).iter().map(|c| c.cpu).collect::<Vec<_>>(),
+            vec![2]
+        );
+        // The median of an even count is the mean of the middle two: of
+        // 3000, 3100, 3600, 3700 it is 3350, and all four are 7 % or
+        // more from it.
+        let p = probed(
+            &[Some(3600.0); 4],
+            &[Some(3000.0), Some(3100.0), Some(3600.0), Some(3700.0)],
+        );
+        assert_eq!(odd_cpus(&p).len(), 4);
+        let mut hot = vec![Some(3600.0); 16];
+        hot[2] = Some(3000.0);
+        let p = probed(&[Some(3600.0); 16], &hot);
+        assert_eq!(
+            odd_cpus(&p),
+            vec![OddCpu {
+                cpu: 2,
+                hot_mhz: Some(3000.0),
+                cold_mhz: Some(3600.0)
+            }]
+        );
+        assert_eq!(
+            odd_cpus_lines(4, &p),
+            vec!["            after 4 jobs, 1 of 16 CPUs differ (hot/cold MHz): cpu2 3000/3600"]
+        );
+        // A CPU at the median but 2.5 % under its own cold clock, and one
+        // that did not calibrate.
+        let mut cold = vec![Some(3600.0); 16];
+        cold[5] = Some(3690.0);
+        hot[7] = None;
+        let lines = odd_cpus_lines(1, &probed(&cold, &hot));
+        assert_eq!(
+            lines,
+            vec![
+                "            after 1 job, 3 of 16 CPUs differ (hot/cold MHz): cpu2 3000/3600,",
+                "            cpu5 3600/3690, cpu7 ?/3600"
+            ]
+        );
+    }
+
+    #[test]
+    fn many_cpus_wrap_at_80_columns() {
+        // Half the CPUs at 2000, half at 4000: every CPU is 33 % off the
+        // median of 3000.
+        let hot: Vec<Option<f64>> = (0..64)
+            .map(|i| Some(if i % 2 == 0 { 2000.0 } else { 4000.0 }))
+            .collect();
+        let lines = odd_cpus_lines(64, &probed(&hot, &hot));
+        assert!(lines.len() > 10, "{lines:?}");
+        for l in &lines {
+            assert!(l.chars().count() <= 80, "{l}");
+            assert!(l.starts_with(GOES_ON), "{l}");
+        }
+        let words = lines
+            .iter()
+            .map(|l| l.matches("cpu").count())
+            .sum::<usize>();
+        assert_eq!(words, 64);
+        assert!(lines[0].contains("64 of 64 CPUs differ"));
+        assert!(lines.last().unwrap().ends_with("cpu63 4000/4000"));
     }
 }

@@ -174,8 +174,11 @@ fn body(r: &Report, item: Item) -> Vec<String> {
         }
         Item::ExtendedCpu => {
             let x = r.extended.as_ref();
-            let mut v =
-                super::extended::cpu_lines(&r.cpu_loop, x.and_then(|x| x.smt_probe.as_ref()));
+            let mut v = super::extended::cpu_lines(
+                &r.cpu_loop,
+                r.cpufreq.as_ref(),
+                x.and_then(|x| x.smt_probe.as_ref()),
+            );
             v.extend(
                 x.and_then(|x| x.smt_probe_load.as_ref())
                     .and_then(|l| load_line("SMT probe", l, mark::Step::Cpu)),
@@ -582,57 +585,12 @@ fn limits_line(r: &Report) -> Option<String> {
     (!parts.is_empty()).then(|| format!("Limits    : {}", parts.join("; ")))
 }
 
-/// `CPU freq  : acpi-cpufreq ondemand 1200-2601 MHz on CPU(s) 0-1; boost
-/// off`, when the host has cpufreq: each distinct setting once, with the
-/// CPUs it covers, then boost or turbo when off.
-fn cpufreq_line(r: &Report) -> Option<String> {
-    let f = r.cpufreq.as_ref()?;
-    let mut groups: Vec<(String, Vec<u32>)> = Vec::new();
-    for p in &f.policies {
-        let mhz = |k: Option<u64>| k.map_or("?".to_string(), |k| (k / 1000).to_string());
-        let mut s = format!(
-            "{} {} {}-{} MHz",
-            p.driver.as_deref().unwrap_or("?"),
-            p.governor.as_deref().unwrap_or("?"),
-            mhz(p.scaling_min_khz),
-            mhz(p.scaling_max_khz)
-        );
-        if p.scaling_max_khz < p.cpuinfo_max_khz {
-            s.push_str(&format!(" (of {})", mhz(p.cpuinfo_max_khz)));
-        }
-        if let Some(e) = &p.energy_performance_preference {
-            s.push_str(&format!(", EPP {e}"));
-        }
-        if p.boost == Some(false) {
-            s.push_str(", boost off");
-        }
-        match groups.iter_mut().find(|(g, _)| *g == s) {
-            Some((_, cpus)) => cpus.extend(&p.cpus),
-            None => groups.push((s, p.cpus.clone())),
-        }
-    }
-    let mut parts: Vec<String> = groups
-        .into_iter()
-        .map(|(s, mut cpus)| {
-            cpus.sort_unstable();
-            format!("{s} on CPU(s) {}", crate::sysinfo::cpufreq::cpu_list(&cpus))
-        })
-        .collect();
-    if f.boost == Some(false) {
-        parts.push("boost off".into());
-    }
-    if f.intel_no_turbo == Some(true) {
-        parts.push("turbo off".into());
-    }
-    (!parts.is_empty()).then(|| format!("CPU freq  : {}", parts.join("; ")))
-}
-
 /// The lines of the `[ Plan ]` section.
 pub fn plan_lines(p: &Plan, r: &Report) -> Vec<String> {
     let unknown = || "unknown".to_string();
     let mut v = Vec::new();
     if !r.runs(Section::Io) {
-        v.extend(cpufreq_line(r));
+        v.extend(super::extended::cpufreq_line(r.cpufreq.as_ref()));
         v.extend(limits_line(r));
         v.push(run_time_line(p, r));
         v.extend(budget_line(p));
@@ -671,7 +629,7 @@ pub fn plan_lines(p: &Plan, r: &Report) -> Vec<String> {
     if let Some(c) = &p.cache_caveat {
         v.push(format!("Caches    : {c}"));
     }
-    v.extend(cpufreq_line(r));
+    v.extend(super::extended::cpufreq_line(r.cpufreq.as_ref()));
     v.extend(limits_line(r));
     v.push(run_time_line(p, r));
     v.extend(budget_line(p));

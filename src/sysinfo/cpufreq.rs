@@ -198,6 +198,152 @@ pub fn cpu_list(cpus: &[u32]) -> String {
     out.join(",")
 }
 
+/// Parses what [`cpu_list`] writes (`0-3,8`; empty for none): the CPUs in
+/// the order written. `None` for anything else.
+pub fn parse_cpu_list(text: &str) -> Option<Vec<u32>> {
+    if text.is_empty() {
+        return Some(Vec::new());
+    }
+    let mut out = Vec::new();
+    for part in text.split(',') {
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b): (u32, u32) = (a.parse().ok()?, b.parse().ok()?);
+                if a >= b {
+                    return None;
+                }
+                out.extend(a..=b);
+            }
+            None => out.push(part.parse().ok()?),
+        }
+    }
+    Some(out)
+}
+
+/// A frequency in kHz as the settings line prints it: whole MHz, or `?`.
+fn mhz_word(khz: Option<u64>) -> String {
+    khz.map_or_else(|| "?".to_string(), |k| (k / 1000).to_string())
+}
+
+/// A `mhz_word` read back, in kHz.
+fn khz_of(word: &str) -> Option<Option<u64>> {
+    match word {
+        "?" => Some(None),
+        w => Some(Some(w.parse::<u64>().ok()?.checked_mul(1000)?)),
+    }
+}
+
+/// `?` for an unknown word, else the word.
+fn word_of(word: &str) -> Option<String> {
+    (word != "?").then(|| word.to_string())
+}
+
+impl Cpufreq {
+    /// The settings as one line of text (`acpi-cpufreq ondemand 1200-2601
+    /// MHz on CPU(s) 0-1; boost off`): per distinct setting, with the CPUs
+    /// it covers, the driver, governor, `scaling_min_freq`-`scaling_max_freq`
+    /// (`(of 5759)` when the hardware's maximum, `cpuinfo_max_freq`, is
+    /// higher), EPP, a policy's boost when off; then the global boost or
+    /// turbo when off. `None` when there is nothing to say. The one wording
+    /// of the plan's and `-x`'s `CPU freq` line, read back by
+    /// [`Cpufreq::parse_settings`].
+    pub fn settings(&self) -> Option<String> {
+        let mut groups: Vec<(String, Vec<u32>)> = Vec::new();
+        for p in &self.policies {
+            let mut s = format!(
+                "{} {} {}-{} MHz",
+                p.driver.as_deref().unwrap_or("?"),
+                p.governor.as_deref().unwrap_or("?"),
+                mhz_word(p.scaling_min_khz),
+                mhz_word(p.scaling_max_khz)
+            );
+            // Compared as printed (whole MHz), so that the line reads back.
+            let mhz = |k: Option<u64>| k.map(|k| k / 1000);
+            if mhz(p.scaling_max_khz) < mhz(p.cpuinfo_max_khz) {
+                s.push_str(&format!(" (of {})", mhz_word(p.cpuinfo_max_khz)));
+            }
+            if let Some(e) = &p.energy_performance_preference {
+                s.push_str(&format!(", EPP {e}"));
+            }
+            if p.boost == Some(false) {
+                s.push_str(", boost off");
+            }
+            match groups.iter_mut().find(|(g, _)| *g == s) {
+                Some((_, cpus)) => cpus.extend(&p.cpus),
+                None => groups.push((s, p.cpus.clone())),
+            }
+        }
+        let mut parts: Vec<String> = groups
+            .into_iter()
+            .map(|(s, mut cpus)| {
+                cpus.sort_unstable();
+                format!("{s} on CPU(s) {}", cpu_list(&cpus))
+            })
+            .collect();
+        if self.boost == Some(false) {
+            parts.push("boost off".into());
+        }
+        if self.intel_no_turbo == Some(true) {
+            parts.push("turbo off".into());
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+
+    /// The settings [`Cpufreq::settings`] printed, read back: one policy
+    /// per distinct setting (its directory empty), what the line does not
+    /// print `None` (the hardware's maximum when not above the scaling
+    /// maximum, the hardware's minimum, the pstate status). `None` when the
+    /// text is something else.
+    pub fn parse_settings(text: &str) -> Option<Cpufreq> {
+        let mut f = Cpufreq::default();
+        for part in text.split("; ") {
+            match part {
+                "boost off" => f.boost = Some(false),
+                "turbo off" => f.intel_no_turbo = Some(true),
+                _ => f.policies.push(parse_policy(part)?),
+            }
+        }
+        Some(f)
+    }
+}
+
+/// `amd-pstate-epp performance 400-3000 MHz (of 5759), EPP performance,
+/// boost off on CPU(s) 0-1`.
+fn parse_policy(text: &str) -> Option<CpufreqPolicy> {
+    let (rest, cpus) = text.rsplit_once(" on CPU(s) ")?;
+    let mut p = CpufreqPolicy {
+        cpus: parse_cpu_list(cpus)?,
+        ..CpufreqPolicy::default()
+    };
+    let rest = match rest.strip_suffix(", boost off") {
+        Some(r) => {
+            p.boost = Some(false);
+            r
+        }
+        None => rest,
+    };
+    let rest = match rest.split_once(", EPP ") {
+        Some((r, e)) if !e.is_empty() && !e.contains(' ') => {
+            p.energy_performance_preference = Some(e.to_string());
+            r
+        }
+        Some(_) => return None,
+        None => rest,
+    };
+    let w: Vec<&str> = rest.split(' ').collect();
+    let (min, max) = w.get(2)?.split_once('-')?;
+    match w.as_slice() {
+        [_, _, _, "MHz"] => {}
+        [_, _, _, "MHz", "(of", hw] => p.cpuinfo_max_khz = khz_of(hw.strip_suffix(')')?)?,
+        _ => return None,
+    }
+    p.driver = word_of(w[0]);
+    p.governor = word_of(w[1]);
+    p.scaling_min_khz = khz_of(min)?;
+    p.scaling_max_khz = khz_of(max)?;
+    Some(p)
+}
+
 impl Cpufreq {
     /// What lowers or unsettles the CPU figures, one finding per file:
     /// a governor that is not [`STEADY_GOVERNORS`], boost or turbo off,
@@ -435,5 +581,63 @@ mod tests {
         };
         assert_eq!(a.events_since(&b), 5);
         assert_eq!(b.events_since(&a), 0, "a counter going back counts 0");
+    }
+
+    #[test]
+    fn the_settings_line_reads_back() {
+        let policy = |cpus: Vec<u32>, max: u64| CpufreqPolicy {
+            dir: "/sys/devices/system/cpu/cpufreq/policy0".into(),
+            cpus,
+            driver: Some("amd-pstate-epp".into()),
+            governor: Some("performance".into()),
+            scaling_min_khz: Some(400_000),
+            scaling_max_khz: Some(max),
+            cpuinfo_min_khz: Some(400_000),
+            cpuinfo_max_khz: Some(5_759_000),
+            energy_performance_preference: Some("performance".into()),
+            boost: Some(false),
+        };
+        let f = Cpufreq {
+            policies: vec![
+                policy(vec![0], 3_000_000),
+                policy(vec![1], 3_000_000),
+                policy(vec![4, 5], 5_759_000),
+            ],
+            boost: None,
+            intel_no_turbo: Some(true),
+            intel_pstate_status: Some("active".into()),
+            amd_pstate_status: None,
+        };
+        let line = f.settings().unwrap();
+        assert_eq!(
+            line,
+            "amd-pstate-epp performance 400-3000 MHz (of 5759), EPP performance, boost off on CPU(s) 0-1; \
+             amd-pstate-epp performance 400-5759 MHz, EPP performance, boost off on CPU(s) 4-5; turbo off"
+        );
+        let read = Cpufreq::parse_settings(&line).unwrap();
+        assert_eq!(read.settings().unwrap(), line);
+        // One policy per setting; what the line does not print is None.
+        assert_eq!(read.policies.len(), 2);
+        assert_eq!(read.policies[0].cpus, vec![0, 1]);
+        assert_eq!(read.policies[0].cpuinfo_max_khz, Some(5_759_000));
+        assert_eq!(read.policies[1].cpuinfo_max_khz, None);
+        assert_eq!(read.policies[0].cpuinfo_min_khz, None);
+        assert_eq!(read.intel_no_turbo, Some(true));
+        // A maximum under the hardware's by less than a MHz prints none.
+        let mut near = f.clone();
+        near.policies = vec![CpufreqPolicy {
+            cpuinfo_max_khz: Some(5_759_400),
+            ..policy(vec![0], 5_759_000)
+        }];
+        assert!(!near.settings().unwrap().contains("(of"));
+        assert_eq!(Cpufreq::default().settings(), None);
+        for bad in [
+            "amd-pstate-epp performance 400-3000 GHz on CPU(s) 0",
+            "acpi-cpufreq ondemand 1200-2601 MHz on CPU(s) 3-1",
+            "acpi-cpufreq ondemand 1200-2601 MHz",
+            "boost on",
+        ] {
+            assert_eq!(Cpufreq::parse_settings(bad), None, "{bad}");
+        }
     }
 }

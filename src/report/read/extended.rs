@@ -30,7 +30,9 @@ use crate::dd_io::Direction;
 use crate::membw::dram::{ArrayBound, ArrayPlan, DramBandwidth, DramNote, DramRun, Stores};
 use crate::model::forms::{device_details, spread};
 use crate::model::{BlockSize, Extended, RawSection, Report};
+use crate::report::extended::{OddCpu, CPUFREQ_LABEL, GOES_ON};
 use crate::samples::Samples;
+use crate::sysinfo::cpufreq::Cpufreq;
 use crate::sysinfo::procstat::MhzSource;
 
 /// The titles of the extended sections, as the text renderer prints them.
@@ -87,6 +89,9 @@ pub fn structure(r: &mut Report) {
 /// its rates, its load.
 fn cpu(r: &mut Report, x: &mut Extended, lines: &[String]) {
     let mut step = 0;
+    // The CPUs that differ: each step's first line, and the lines it goes
+    // on with.
+    let mut odd: Vec<(String, Vec<String>)> = Vec::new();
     for l in lines {
         if let Some(v) = l.strip_prefix("SMT probe : ") {
             x.smt_probe = smt_verdict(v);
@@ -103,6 +108,17 @@ fn cpu(r: &mut Report, x: &mut Extended, lines: &[String]) {
                     s.conditions.probe = Some(p);
                 }
             }
+        } else if let Some(rest) = l
+            .strip_prefix(GOES_ON)
+            .and_then(|l| l.strip_prefix("after "))
+        {
+            odd.push((rest.to_string(), Vec::new()));
+        } else if let Some(rest) = l.strip_prefix(GOES_ON).filter(|l| l.starts_with("cpu")) {
+            if let Some((_, more)) = odd.last_mut() {
+                more.push(rest.to_string());
+            }
+        } else if let Some(rest) = l.strip_prefix(CPUFREQ_LABEL) {
+            r.cpufreq = Cpufreq::parse_settings(rest);
         } else if l.contains(" // jobs : ") {
             // The lines follow the steps, one each, read or not.
             let Some(s) = r.cpu_loop.get_mut(step) else {
@@ -120,6 +136,115 @@ fn cpu(r: &mut Report, x: &mut Extended, lines: &[String]) {
             s.figure.samples = samples;
         }
     }
+    for (first, more) in odd {
+        let Some((jobs, total, cpus)) = read_odd_cpus(&first, &more) else {
+            continue;
+        };
+        let step = r.cpu_loop.iter_mut().find(|s| s.jobs == jobs);
+        if let Some(p) = step.and_then(|s| s.conditions.probe.as_mut()) {
+            if let Some(spread) = spread_cpus(p, total, &cpus) {
+                *p = spread;
+            }
+        }
+    }
+}
+
+/// The step, the CPUs probed and the CPUs that differ, from the lines of
+/// [`crate::report::extended::odd_cpus_lines`]: `2 jobs, 1 of 8 CPUs
+/// differ (hot/cold MHz): cpu3 3120/3690,` (after `after `), then lines
+/// of more CPUs.
+fn read_odd_cpus(first: &str, more: &[String]) -> Option<(u32, usize, Vec<OddCpu>)> {
+    let (jobs, rest) = first.split_once(" job")?;
+    let rest = rest.strip_prefix('s').unwrap_or(rest);
+    let (k, rest) = rest.strip_prefix(", ")?.split_once(" of ")?;
+    let (n, words) = rest.split_once(" CPUs differ (hot/cold MHz):")?;
+    let mut all = words.to_string();
+    for m in more {
+        all.push(' ');
+        all.push_str(m);
+    }
+    let mhz = |w: &str| -> Option<Option<f64>> {
+        match w {
+            "?" => Some(None),
+            w => Some(Some(spread::finite(w)?)),
+        }
+    };
+    let cpus: Vec<OddCpu> = all
+        .trim_start()
+        .split(", ")
+        .map(|w| {
+            let (cpu, clocks) = w
+                .trim_end_matches(',')
+                .strip_prefix("cpu")?
+                .split_once(' ')?;
+            let (hot, cold) = clocks.split_once('/')?;
+            Some(OddCpu {
+                cpu: cpu.parse().ok()?,
+                hot_mhz: mhz(hot)?,
+                cold_mhz: mhz(cold)?,
+            })
+        })
+        .collect::<Option<_>>()?;
+    let (k, n): (usize, usize) = (k.parse().ok()?, n.parse().ok()?);
+    (k == cpus.len() && k <= n).then_some((jobs.parse().ok()?, n, cpus))
+}
+
+/// A step's probe as read from the `Clock` line (one CPU at each mean)
+/// spread over its `total` CPUs: those that differ at what their line
+/// says, the others (not printed: they agree) each at what keeps the
+/// printed means, numbered from the lowest number not taken. When every
+/// CPU differs, their printed (rounded) clocks move together by less
+/// than half a MHz towards the printed mean.
+fn spread_cpus(
+    p: &crate::conditions::ProbedClock,
+    total: usize,
+    odd: &[OddCpu],
+) -> Option<crate::conditions::ProbedClock> {
+    use crate::cpu_loop::mhz::{ClockProbe, CpuMhz, ProbeStatus};
+    let rest = total - odd.len();
+    let mut numbers = (0u32..).filter(|n| !odd.iter().any(|c| c.cpu == *n));
+    let others: Vec<u32> = numbers.by_ref().take(rest).collect();
+    let side = |probe: &ClockProbe, of: fn(&OddCpu) -> Option<f64>| -> Option<ClockProbe> {
+        let listed: Vec<f64> = odd.iter().filter_map(of).collect();
+        let sum: f64 = listed.iter().sum();
+        let (others_mhz, shift) = match (probe.mean_mhz(), rest) {
+            (None, _) if listed.is_empty() => (None, 0.0),
+            (None, _) => return None,
+            (Some(mean), 0) if !listed.is_empty() => {
+                (None, (mean - sum / listed.len() as f64).clamp(-0.49, 0.49))
+            }
+            (Some(_), 0) => return None,
+            (Some(mean), r) => {
+                let counted = (r + listed.len()) as f64;
+                (Some((mean * counted - sum) / r as f64), 0.0)
+            }
+        };
+        let cpu = |cpu, mhz: Option<f64>| CpuMhz {
+            cpu,
+            add_chain_mhz: mhz.unwrap_or(0.0),
+            imul_chain_mhz: mhz.unwrap_or(0.0),
+            mhz,
+        };
+        let cpus: Vec<CpuMhz> = odd
+            .iter()
+            .map(|c| cpu(c.cpu, of(c).map(|m| m + shift)))
+            .chain(others.iter().map(|&n| cpu(n, others_mhz)))
+            .collect();
+        let status = if cpus.iter().any(|c| c.mhz.is_some()) {
+            ProbeStatus::Measured
+        } else {
+            probe.status
+        };
+        Some(ClockProbe {
+            cpus,
+            status,
+            elapsed_ns: 0,
+        })
+    };
+    Some(crate::conditions::ProbedClock {
+        cold: side(&p.cold, |c| c.cold_mhz)?,
+        hot: side(&p.hot, |c| c.hot_mhz)?,
+    })
 }
 
 /// The probes of `steps` CPU loop steps from the rest of a `Clock` line
