@@ -86,7 +86,8 @@ pub fn kernel_at_least(release: &str, major: u32, minor: u32) -> bool {
 pub struct Estimate {
     /// Timed steps, each counted once.
     pub steps: u32,
-    /// Of those, the steps run once whatever `--repeat` says (`-x`'s).
+    /// Of those, the steps run once whatever `--repeat` says (`-x`'s,
+    /// and the added sections').
     pub steps_once: u32,
     /// Timed runs: every trial of every step (`--repeat` times each but
     /// `steps_once`), each one loop delay long.
@@ -113,7 +114,7 @@ pub fn estimate(cfg: &PlanInput, cpu_steps: usize) -> Estimate {
         u32::from(cfg.runs(Section::Cpu)) + 2 * u32::from(cfg.runs(Section::Memory))
     } else {
         0
-    };
+    } + added_steps(cfg);
     let n = cfg.repeat.max(1);
     let runs = repeated * n + once;
     // each I/O line starts after its jobs' rest (dd_io::SETTLE)
@@ -124,6 +125,14 @@ pub fn estimate(cfg: &PlanInput, cpu_steps: usize) -> Estimate {
         runs,
         run_s: f64::from(runs) * delay_s(cfg.loop_delay) + rest_s,
     }
+}
+
+/// The timed steps of the added sections selected (each once).
+fn added_steps(cfg: &PlanInput) -> u32 {
+    crate::sections::timed(|s| cfg.runs(s))
+        .iter()
+        .map(|(_, n)| n)
+        .sum()
 }
 
 /// Number of storage bandwidth lines: 4k and 1M, writes then reads, each
@@ -314,6 +323,24 @@ mod tests {
         };
         let e = estimate(&cfg, 2);
         assert_eq!((e.steps, e.steps_once), (2 + 1 + 12 + 1 + 2, 3));
+    }
+
+    #[test]
+    fn added_sections_timed_steps_count_once() {
+        // The test-only [ Tally ] (of `cpuinfo`) takes one step.
+        let _swap = crate::sections::testing::Swap::tally();
+        let cfg = PlanInput {
+            repeat: 3,
+            ..input(30.0, &Section::ALL)
+        };
+        let e = estimate(&cfg, 2);
+        assert_eq!((e.steps, e.steps_once, e.runs), (15 + 1, 1, 15 * 3 + 1));
+        assert!((e.run_s - (46.0 * 30.0 + 36.0 * 0.2)).abs() < 1e-9, "{e:?}");
+        let cfg = input(1.0, &[Section::Cpu]);
+        assert_eq!(estimate(&cfg, 2).steps, 2);
+        drop(_swap);
+        let cfg = input(1.0, &[Section::Cpuinfo]);
+        assert_eq!(estimate(&cfg, 2).steps, 0);
     }
 
     #[test]

@@ -39,7 +39,7 @@ pub enum Item {
     ExtendedMemory,
     /// `[ Extended: Storage ]`.
     ExtendedStorage,
-    /// An added section (index in `sections::ADDED`), whole.
+    /// An added section (index in `sections::added()`), whole.
     Added(usize),
     /// `[ Plan ]` of `--dry-run`.
     Plan,

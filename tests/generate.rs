@@ -66,6 +66,40 @@ fn long_options(args: &[&str]) -> Vec<String> {
     opts
 }
 
+/// The `--only`/`--skip` section names, from the code (the list clap
+/// offers), sorted as the shells list them: a new section needs no edit
+/// here.
+fn section_names() -> Vec<&'static str> {
+    let mut names: Vec<&str> = quickbench::model::Section::ALL
+        .iter()
+        .map(|s| s.name())
+        .collect();
+    names.sort_unstable();
+    names
+}
+
+/// The completions of a section name typed as `prefix` after `before`
+/// (`cpu,` for a list's second name), space-separated.
+fn names_after(before: &str, prefix: &str) -> String {
+    section_names()
+        .into_iter()
+        .filter(|n| n.starts_with(prefix))
+        .map(|n| format!("{before}{n}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The shortest prefix of the section name `name` that no other name
+/// starts with (what Tab completes whole).
+fn unique_prefix(name: &str) -> &str {
+    let names = section_names();
+    assert!(names.contains(&name), "{name} is not a section: {names:?}");
+    (1..=name.len())
+        .map(|n| &name[..n])
+        .find(|p| names.iter().filter(|o| o.starts_with(p)).count() == 1)
+        .unwrap_or(name)
+}
+
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();
@@ -343,11 +377,17 @@ fn bash_completion_completes() {
                     quickbench compare a.json : a.json notes.txt (-o filenames)\n\
                     quickbench compare a.json -- : a.json notes.txt (-o filenames)\n\
                     quickbench compare --html : a.json notes.txt (-o filenames)\n\
-                    quickbench export : a.json notes.txt (-o filenames)\n\
-                    quickbench --only : cpu cpuinfo io memory storage\n\
-                    quickbench --only cpu,m: cpu,memory\n\
-                    quickbench --skip io,s: io,storage\n\
-                    quickbench 3: 3 (-o nospace)\n\
+                    quickbench export : a.json notes.txt (-o filenames)\n"
+        .to_string()
+        + &format!(
+            "quickbench --only : {}\n\
+             quickbench --only cpu,m: {}\n\
+             quickbench --skip io,s: {}\n",
+            names_after("", ""),
+            names_after("cpu,", "m"),
+            names_after("io,", "s"),
+        )
+        + "quickbench 3: 3 (-o nospace)\n\
                     quickbench -q 0.: 0. (-o nospace)\n\
                     quickbench --repeat :  (-o nospace)\n\
                     quickbench --max-size 5: 5 (-o nospace)\n\
@@ -426,16 +466,22 @@ fn zsh_completion_completes() {
             "quickbench compare --html ",
             "quickbench compare --html a.json ",
         ),
-        ("quickbench --only m", "quickbench --only memory,"),
-        ("quickbench --skip cpu,st", "quickbench --skip cpu,storage,"),
+    ];
+    // Typed up to where no other section name starts the same.
+    let only = format!("quickbench --only {}", unique_prefix("memory"));
+    let skip = format!("quickbench --skip cpu,{}", unique_prefix("storage"));
+    let typed_and_completed = typed_and_completed.into_iter().chain([
+        (only.as_str(), "quickbench --only memory,"),
+        (skip.as_str(), "quickbench --skip cpu,storage,"),
         ("quickbench --repeat ", "quickbench --repeat "),
         ("quickbench --max-size ", "quickbench --max-size "),
         ("quickbench 3", "quickbench 3"),
-    ];
+    ]);
+    let typed_and_completed: Vec<(&str, &str)> = typed_and_completed.collect();
     let out = run(Command::new("timeout")
         .args(["60", "zsh", "-f", "-c", typist, "typist"])
         .arg(d.path().join("functions"))
-        .args(typed_and_completed.map(|(typed, _)| typed))
+        .args(typed_and_completed.iter().map(|(typed, _)| *typed))
         .current_dir(cwd.path()));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -526,15 +572,15 @@ fn fish_completion_completes() {
         w.join(" ")
     };
     for (line, expected) in [
-        ("quickbench compare ", "a.json notes.txt"),
-        ("quickbench compare a.json ", "a.json notes.txt"),
-        ("quickbench compare --html ", "a.json notes.txt"),
-        ("quickbench --only ", "cpu cpuinfo io memory storage"),
-        ("quickbench --only cpu,m", "cpu,memory"),
-        ("quickbench --skip=st", "--skip=storage"),
-        ("quickbench --repeat ", ""),
-        ("quickbench --max-size ", ""),
-        ("quickbench 3", ""),
+        ("quickbench compare ", "a.json notes.txt".into()),
+        ("quickbench compare a.json ", "a.json notes.txt".into()),
+        ("quickbench compare --html ", "a.json notes.txt".into()),
+        ("quickbench --only ", names_after("", "")),
+        ("quickbench --only cpu,m", names_after("cpu,", "m")),
+        ("quickbench --skip=st", names_after("--skip=", "st")),
+        ("quickbench --repeat ", String::new()),
+        ("quickbench --max-size ", String::new()),
+        ("quickbench 3", String::new()),
     ] {
         assert_eq!(words(line), expected, "{line:?}");
     }

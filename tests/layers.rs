@@ -50,6 +50,12 @@ const NOT_FROM_MEASURING: [&str; 8] = [
     "compare",
 ];
 
+/// What an added section (`src/sections/`) may never import: the layers
+/// that go through the sections registry (the renderers and readers, the
+/// runner, the plan, compare) and those above them. A section gives them
+/// its data; they turn it into lines, steps and comparisons.
+const NOT_FROM_SECTIONS: [&str; 6] = ["report", "run", "plan", "cli", "compare", "sink"];
+
 /// One import: where it is written.
 #[derive(Debug, Clone)]
 struct Site {
@@ -504,6 +510,18 @@ fn measuring_modules_import_no_renderer_and_no_report_layer() {
         &MEASURING,
         &NOT_FROM_MEASURING,
         "a measuring module imports a renderer or a report layer",
+    );
+    assert!(broken.is_empty(), "\n{}\n", broken.join("\n"));
+}
+
+#[test]
+fn sections_import_none_of_the_layers_that_read_them() {
+    let g = graph();
+    let broken = forbidden(
+        &g,
+        &["sections"],
+        &NOT_FROM_SECTIONS,
+        "an added section imports a layer that goes through the registry",
     );
     assert!(broken.is_empty(), "\n{}\n", broken.join("\n"));
 }

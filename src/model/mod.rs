@@ -549,6 +549,19 @@ fn is_one(n: &u32) -> bool {
     *n == 1
 }
 
+/// `[ Tally ]`: the figures of a section that exists only in the crate's
+/// unit tests, where it runs the added sections' code paths (render, read
+/// back, measure) that no real section exercises yet. Its field of
+/// [`Report`] is absent from every other build.
+#[cfg(test)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Tally {
+    /// An information fact: the words of `/proc/tally`.
+    pub words: u64,
+    /// A timed figure: words counted per second.
+    pub words_per_s: f64,
+}
+
 /// A whole report.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Report {
@@ -620,6 +633,10 @@ pub struct Report {
     pub plan: Option<Plan>,
     /// What `--extended` adds.
     pub extended: Option<Extended>,
+    /// The test-only added section's figures (unit tests only).
+    #[cfg(test)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tally: Option<Tally>,
     /// Sections that could not run (the exit status is then 1).
     pub failed_sections: Failures,
     /// For a report printed by the bash original: its header.
@@ -674,6 +691,8 @@ impl Report {
             storage_bandwidth_skipped: None,
             plan: None,
             extended: None,
+            #[cfg(test)]
+            tally: None,
             failed_sections: Failures::default(),
             original: None,
             run_fs_device: None,

@@ -25,7 +25,7 @@ pub use crate::model::forms::stack::{
 use crate::model::{BlockSize, IoSetup, Original, Plan, Report, Section, ORIGINAL_VERSION};
 use crate::plan::{human_bytes, human_duration};
 use crate::progress::Progress;
-use crate::sections::ADDED;
+use crate::sections;
 use crate::sink::{Item, Output};
 use crate::sysinfo::cgroup::CpuQuota;
 use crate::units::dd_rate;
@@ -79,9 +79,10 @@ pub fn items(r: &Report) -> Vec<Item> {
             v.push(Item::ExtendedStorage);
         }
     }
+    let added = sections::added();
     v.extend(
-        (0..ADDED.len())
-            .filter(|&i| ADDED[i].present(r))
+        (0..added.len())
+            .filter(|&i| added[i].present(r))
             .map(Item::Added),
     );
     if r.plan.is_some() {
@@ -107,7 +108,7 @@ fn title(r: &Report, item: Item) -> Option<String> {
         Item::ExtendedCpu => "Extended: CPU".into(),
         Item::ExtendedMemory => "Extended: Memory (DRAM, STREAM-like)".into(),
         Item::ExtendedStorage => "Extended: Storage".into(),
-        Item::Added(i) => ADDED[i].title().into(),
+        Item::Added(i) => sections::added()[i].title().into(),
         Item::Plan => "Plan".into(),
         Item::Raw(i) => r.raw_sections[i].title.clone(),
     })
@@ -211,7 +212,7 @@ fn body(r: &Report, item: Item) -> Vec<String> {
                 .map(|x| x.device_details.as_slice())
                 .unwrap_or_default(),
         ),
-        Item::Added(i) => ADDED[i].lines(r),
+        Item::Added(i) => sections::added()[i].lines(r),
         Item::Plan => r
             .plan
             .as_ref()
@@ -529,8 +530,16 @@ fn run_time_line(p: &Plan, r: &Report) -> String {
     );
     if let Some(n) = p.repeat {
         line.push_str(&format!(" {TRIALS_SIGN} {n} trials"));
-        if once > 0 {
-            line.push_str(&format!(" and {once} of -x once"));
+        // The steps run once: `-x`'s, and each added section's.
+        let added = sections::timed(|s| r.runs(s));
+        let x_once = once - added.iter().map(|(_, n)| n).sum::<u32>().min(once);
+        let words: Vec<String> = (x_once > 0)
+            .then(|| format!("{x_once} of -x"))
+            .into_iter()
+            .chain(added.iter().map(|(title, n)| format!("{n} of {title}")))
+            .collect();
+        if !words.is_empty() {
+            line.push_str(&format!(" and {} once", words.join(" and ")));
         }
     }
     let each = if p.repeat.is_some() {

@@ -1,10 +1,10 @@
-//! The added sections (`sections::ADDED`), each measured through a
+//! The added sections (`sections::added`), each measured through a
 //! [`Probe`] over this run's measure, stored and emitted whole.
 
 use std::time::Duration;
 
 use super::{Measure, Run, Stop};
-use crate::sections::{Probe, ADDED};
+use crate::sections::{self, Probe};
 use crate::sink::Item;
 use crate::Sysroot;
 
@@ -40,7 +40,7 @@ impl Run<'_> {
         if self.cfg.dry_run {
             return Ok(());
         }
-        for (i, s) in ADDED.iter().enumerate() {
+        for (i, s) in sections::added().iter().enumerate() {
             if !self.cfg.runs(s.section()) {
                 continue;
             }
@@ -59,5 +59,212 @@ impl Run<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// The added sections' paths, run with the test-only `[ Tally ]`
+/// (`sections::testing`) in the registry's place: each test also shows
+/// that without it in the registry the path does nothing of it, so a path
+/// that stopped consulting the registry fails here.
+#[cfg(test)]
+mod tests {
+    use crate::model::{Report, Section, Tally};
+    use crate::progress::Progress;
+    use crate::report::read::{read_json, read_text};
+    use crate::report::text::{render, TextSink};
+    use crate::report::Console;
+    use crate::run::{Live, Measure, Run, StandIn};
+    use crate::sections::testing::{Swap, STAND_IN_WORDS_PER_S};
+
+    const TALLY_TEXT: &str = "[ Tally ]\nWords     : 7\nRate      : 1234.5 words/s\n";
+
+    fn report() -> Report {
+        let mut r = Report::new("Linux h 6.1.0 #1 SMP x86_64 GNU/Linux".into(), "h".into());
+        r.sections = vec![Section::Cpuinfo];
+        r.tally = Some(Tally {
+            words: 7,
+            words_per_s: 1234.5,
+        });
+        r
+    }
+
+    #[test]
+    fn an_added_section_renders_and_reads_back_from_text() {
+        let r = report();
+        let text = {
+            let _swap = Swap::tally();
+            render(&r)
+        };
+        assert!(text.ends_with(&format!("\n\n{TALLY_TEXT}")), "{text}");
+        let _swap = Swap::tally();
+        let read = read_text("tally.txt", &text).unwrap();
+        assert_eq!(read.tally, r.tally);
+        assert_eq!(read.sections, r.sections);
+        assert!(read.raw_sections.is_empty(), "{:?}", read.raw_sections);
+        assert_eq!(render(&read), text);
+        drop(_swap);
+        // Out of the registry, the renderer prints nothing of it, and
+        // the reader keeps its lines as an unknown section's.
+        assert!(!render(&r).contains("Tally"));
+        let unknown = read_text("tally.txt", &text).unwrap();
+        assert_eq!(unknown.tally, None);
+        assert_eq!(unknown.raw_sections.len(), 1);
+    }
+
+    #[test]
+    fn an_added_section_reads_back_from_json() {
+        let _swap = Swap::tally();
+        let r = report();
+        let json = serde_json::to_string(&r).unwrap();
+        assert!(
+            json.contains(r#""tally":{"words":7,"words_per_s":1234.5}"#),
+            "{json}"
+        );
+        let read = read_json("tally.json", &json).unwrap();
+        assert_eq!(read.tally, r.tally);
+        assert_eq!(serde_json::to_string(&read).unwrap(), json);
+        assert_eq!(render(&read), render(&r));
+        assert!(render(&read).contains(TALLY_TEXT));
+    }
+
+    /// Runs the added sections alone on a sysroot holding `proc/tally`
+    /// (when `words` is given): the report, and the text streamed.
+    fn run(measure: &dyn Measure, words: Option<&str>, args: &[&str]) -> (Report, String) {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir(root.path().join("proc")).unwrap();
+        if let Some(w) = words {
+            std::fs::write(root.path().join("proc/tally"), w).unwrap();
+        }
+        let sysroot = root.path().to_str().unwrap();
+        let cfg = crate::cli::parse(
+            // A sysroot alone is a dry run; the figures are `measure`'s.
+            ["quickbench", "--fake-figures", "--sysroot", sysroot]
+                .iter()
+                .chain(args)
+                .copied(),
+        )
+        .unwrap();
+        let progress = Progress::disabled();
+        let console = Console::new(Progress::disabled());
+        let mut text = Vec::new();
+        let report = {
+            let mut sink = TextSink::new(&mut text, &progress);
+            let mut run = Run::start(&cfg, measure, &mut sink, &console);
+            run.added().unwrap();
+            run.finish().unwrap()
+        };
+        (report, String::from_utf8(text).unwrap())
+    }
+
+    #[test]
+    fn an_added_section_is_measured_through_the_stand_in() {
+        let _swap = Swap::tally();
+        let (r, text) = run(&StandIn::default(), Some("one two\nthree\n"), &[]);
+        let tally = Tally {
+            words: 3,
+            words_per_s: STAND_IN_WORDS_PER_S,
+        };
+        assert_eq!(r.tally, Some(tally));
+        // (The storage sections fail on a sysroot without a mount table.)
+        assert!(
+            !r.failed_sections.contains(Section::Cpuinfo),
+            "{:?}",
+            r.failed_sections
+        );
+        assert_eq!(
+            text,
+            "[ Tally ]\nWords     : 3\nRate      : 1000.0 words/s\n"
+        );
+        drop(_swap);
+        let (r, text) = run(&StandIn::default(), Some("one two\nthree\n"), &[]);
+        assert_eq!((r.tally, text), (None, String::new()));
+    }
+
+    #[test]
+    fn an_added_section_is_measured_live_through_the_probe() {
+        let _swap = Swap::tally();
+        let (r, text) = run(&Live, Some("a b c d"), &["0.1"]);
+        let tally = r.tally.expect("measured");
+        assert_eq!(tally.words, 4);
+        // Live, the closure ran: a rate, not the stand-in's figure alone.
+        assert!(
+            tally.words_per_s.is_finite() && tally.words_per_s > 0.0,
+            "{tally:?}"
+        );
+        assert!(text.starts_with("[ Tally ]\nWords     : 4\nRate      : "));
+    }
+
+    #[test]
+    fn an_added_section_follows_only_skip_and_dry_run() {
+        let _swap = Swap::tally();
+        for args in [
+            &["--skip", "cpuinfo"][..],
+            &["--only", "cpu"],
+            &["--dry-run"],
+        ] {
+            let (r, text) = run(&StandIn::default(), Some("x"), args);
+            assert_eq!((r.tally, text), (None, String::new()), "{args:?}");
+        }
+        let (r, _) = run(&StandIn::default(), Some("x"), &["--only", "cpuinfo"]);
+        assert!(r.tally.is_some());
+    }
+
+    #[test]
+    fn the_plan_counts_an_added_sections_steps_once() {
+        let plan = |args: &[&str]| -> String {
+            let root = tempfile::tempdir().unwrap();
+            std::fs::create_dir(root.path().join("proc")).unwrap();
+            let cfg = crate::cli::parse(
+                ["quickbench", "--sysroot", root.path().to_str().unwrap()]
+                    .iter()
+                    .chain(args)
+                    .copied(),
+            )
+            .unwrap();
+            let progress = Progress::disabled();
+            let console = Console::new(Progress::disabled());
+            let mut text = Vec::new();
+            let measure = StandIn::default();
+            {
+                let mut sink = TextSink::new(&mut text, &progress);
+                let mut run = Run::start(&cfg, &measure, &mut sink, &console);
+                run.plan().unwrap();
+                run.finish().unwrap();
+            }
+            String::from_utf8(text).unwrap()
+        };
+        let args = ["--only", "cpuinfo,memory", "--repeat", "3", "-x", "1"];
+        let _swap = Swap::tally();
+        // The memory step 3 times, -x's two DRAM runs and the tally once.
+        let text = plan(&args);
+        assert!(
+            text.contains(
+                "about 6 s (1 timed steps of 1 s × 3 trials and 2 of -x and 1 of Tally once)"
+            ),
+            "{text}"
+        );
+        drop(_swap);
+        let text = plan(&args);
+        assert!(
+            text.contains("about 5 s (1 timed steps of 1 s × 3 trials and 2 of -x once)"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn an_added_section_that_fails_is_marked_failed_and_the_run_goes_on() {
+        let _swap = Swap::tally();
+        let (r, text) = run(&StandIn::default(), None, &[]);
+        assert_eq!((&r.tally, text.as_str()), (&None, ""));
+        let failure = r
+            .failed_sections
+            .iter()
+            .find(|f| f.section == Section::Cpuinfo);
+        let reason = &failure.expect("cpuinfo failed").reason;
+        assert!(
+            reason.ends_with("/proc/tally: No such file or directory (os error 2)"),
+            "{reason}"
+        );
+        assert_eq!(r.exit_status(), 1);
     }
 }

@@ -1,13 +1,17 @@
 //! The sections added after the original's: each is one file here that
 //! says its title, its lines of text, how they read back, and how it is
 //! measured (through a [`Probe`]), and one line in [`ADDED`]. The text
-//! renderer, the reader and the runner go through this list, so a new
-//! section changes none of them.
+//! renderer, the reader and the runner go through this list ([`added`]),
+//! so a new section changes none of them; the crate's unit tests run a
+//! test-only section through them (`testing`).
 //!
 //! Below `report`, `compare` and `run` (all three read [`ADDED`]): a
 //! section file imports the model, its measuring module and nothing of
 //! the report's layers. The standard sections keep their own code: their
 //! text is the original's, line for line.
+
+#[cfg(test)]
+pub mod testing;
 
 use std::time::Duration;
 
@@ -35,6 +39,12 @@ pub trait Added: Sync {
     /// Reads its lines (title excluded, trailing blank lines dropped)
     /// into `r`; the error names what was expected.
     fn read(&self, r: &mut Report, lines: &[&str]) -> Result<(), String>;
+    /// How many timed figures [`Added::measure`] takes, each one loop
+    /// delay long and run once whatever `--repeat` says: the dry run's
+    /// plan counts them in its run time.
+    fn timed_steps(&self) -> u32 {
+        0
+    }
     /// Measures it into `r` through `probe`: an error is the section's
     /// failure (stderr and the exit status say it), not the run's.
     fn measure(&self, probe: &dyn Probe, r: &mut Report) -> anyhow::Result<()>;
@@ -56,9 +66,32 @@ pub trait Probe {
     ) -> anyhow::Result<f64>;
 }
 
-/// The added section titled `title`, with its index in [`ADDED`].
-pub fn by_title(title: &str) -> Option<(usize, &'static dyn Added)> {
+/// The added sections every code path goes through, in report order:
+/// [`ADDED`]. In the crate's unit tests, a test may put its own list in
+/// its place on its thread (`testing::Swap`): the paths then run a
+/// test-only section, which [`ADDED`], empty until a real section lands,
+/// cannot give them.
+pub fn added() -> &'static [&'static dyn Added] {
+    #[cfg(test)]
+    if let Some(list) = testing::swapped() {
+        return list;
+    }
     ADDED
+}
+
+/// The added sections that `runs` selects, with their timed steps
+/// ([`Added::timed_steps`]), in report order.
+pub fn timed(runs: impl Fn(Section) -> bool) -> Vec<(&'static str, u32)> {
+    added()
+        .iter()
+        .filter(|s| runs(s.section()) && s.timed_steps() > 0)
+        .map(|s| (s.title(), s.timed_steps()))
+        .collect()
+}
+
+/// The added section titled `title`, with its index in [`added`].
+pub fn by_title(title: &str) -> Option<(usize, &'static dyn Added)> {
+    added()
         .iter()
         .copied()
         .enumerate()
