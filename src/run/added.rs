@@ -213,6 +213,51 @@ Rate      : 1234.5 words/s
     }
 
     #[test]
+    fn the_run_the_binary_makes_measures_the_added_sections() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir(root.path().join("proc")).unwrap();
+        std::fs::write(root.path().join("proc/tally"), "a b").unwrap();
+        let sysroot = root.path().to_str().unwrap();
+        let cfg = crate::cli::parse([
+            "quickbench",
+            "--fake-figures",
+            "--sysroot",
+            sysroot,
+            "--only",
+            "cpuinfo",
+        ])
+        .unwrap();
+        let whole = || {
+            let progress = Progress::disabled();
+            let console = Console::new(Progress::disabled());
+            let mut text = Vec::new();
+            let r = {
+                let mut sink = TextSink::new(&mut text, &progress);
+                crate::run::report(&cfg, &mut sink, &console).unwrap()
+            };
+            (r, String::from_utf8(text).unwrap())
+        };
+        let _swap = Swap::tally();
+        let (r, text) = whole();
+        assert_eq!(
+            r.tally,
+            Some(Tally {
+                words: 2,
+                words_per_s: STAND_IN_WORDS_PER_S
+            })
+        );
+        assert!(
+            text.starts_with("Quickbench: ")
+                && text.ends_with("\n\n[ Tally ]\nWords     : 2\nRate      : 1000.0 words/s\n"),
+            "{text}"
+        );
+        drop(_swap);
+        let (r, text) = whole();
+        assert_eq!(r.tally, None);
+        assert!(!text.contains("Tally"), "{text}");
+    }
+
+    #[test]
     fn an_added_section_is_measured_live_through_the_probe() {
         let _swap = Swap::tally();
         let (r, text) = run(&Live, Some("a b c d"), &["0.1"]);
