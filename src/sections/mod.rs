@@ -188,21 +188,59 @@ mod tests {
         "Plan",
     ];
 
+    /// Why `list`'s titles would mislead the reader, if they would: one
+    /// taken twice, or a standard section's.
+    fn title_clash(list: &[&dyn Added]) -> Option<String> {
+        for (i, s) in list.iter().enumerate() {
+            let t = s.title();
+            if STANDARD_TITLES.contains(&t) || t.starts_with("Storage bandwidth") {
+                return Some(format!("{t:?} is a standard section's title"));
+            }
+            if list[..i].iter().any(|o| o.title() == t) {
+                return Some(format!("{t:?} twice"));
+            }
+        }
+        None
+    }
+
     #[test]
     fn added_titles_are_unique_and_not_standard() {
-        for (i, s) in ADDED.iter().enumerate() {
-            assert!(
-                !STANDARD_TITLES.contains(&s.title())
-                    && !s.title().starts_with("Storage bandwidth"),
-                "{:?} is a standard section's title",
-                s.title()
-            );
-            assert_eq!(
-                by_title(s.title()).map(|(j, _)| j),
-                Some(i),
-                "{:?} twice",
-                s.title()
-            );
+        // The real sections, the test-only ones, and both together (a
+        // test-only title must not hide a real one from the tests).
+        let test_only = testing::LIST;
+        let both: Vec<&dyn Added> = ADDED.iter().chain(test_only).copied().collect();
+        for list in [ADDED, test_only, &both] {
+            assert_eq!(title_clash(list), None);
         }
+        // The reader finds each test-only section by its title.
+        let _swap = testing::Swap::tally();
+        for (i, s) in test_only.iter().enumerate() {
+            assert_eq!(by_title(s.title()).map(|(j, _)| j), Some(i));
+        }
+        // The check can fail.
+        let tally = &testing::TallySection;
+        assert_eq!(title_clash(&[tally, tally]), Some("\"Tally\" twice".into()));
+        struct Plan;
+        impl Added for Plan {
+            fn section(&self) -> Section {
+                Section::Cpuinfo
+            }
+            fn title(&self) -> &'static str {
+                "Plan"
+            }
+            fn present(&self, _: &Report) -> bool {
+                false
+            }
+            fn lines(&self, _: &Report) -> Vec<String> {
+                Vec::new()
+            }
+            fn read(&self, _: &mut Report, _: &[&str]) -> Result<(), String> {
+                Ok(())
+            }
+            fn measure(&self, _: &dyn Probe, _: &mut Report) -> anyhow::Result<()> {
+                Ok(())
+            }
+        }
+        assert!(title_clash(&[tally, &Plan]).is_some());
     }
 }

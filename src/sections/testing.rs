@@ -122,8 +122,8 @@ impl Added for TallySection {
 /// The rate's run-to-run spread (made up: nothing measures it).
 pub const RUN_SPREAD: RunSpread = RunSpread::assumed(0.10);
 
-/// The list [`Swap::tally`] puts in place.
-static TALLY: &[&dyn Added] = &[&TallySection];
+/// Every test-only section: the list [`Swap::tally`] puts in place.
+pub static LIST: &[&dyn Added] = &[&TallySection];
 
 thread_local! {
     static SWAPPED: Cell<Option<&'static [&'static dyn Added]>> = const { Cell::new(None) };
@@ -140,7 +140,7 @@ pub struct Swap(());
 impl Swap {
     /// The added sections are `[ Tally ]` alone.
     pub fn tally() -> Swap {
-        SWAPPED.with(|s| s.set(Some(TALLY)));
+        SWAPPED.with(|s| s.set(Some(LIST)));
         Swap(())
     }
 }
