@@ -15,7 +15,7 @@ use quickbench::report::json::JsonSink;
 use quickbench::report::text::TextSink;
 use quickbench::report::textfile::{self, TextfileSink};
 use quickbench::report::{self, Console, FileOut};
-use quickbench::run::{self, Run, Stop};
+use quickbench::run::{self, Stop};
 use quickbench::signals;
 use quickbench::sink::Output;
 
@@ -89,18 +89,7 @@ fn main() -> ExitCode {
 
 /// The report's sections, in report order; returns the exit status.
 fn report(cfg: &Config, out: &mut dyn Output, console: &Console) -> Result<u8, Stop> {
-    let measure = run::measure_for(cfg);
-    let mut run = Run::start(cfg, measure.as_ref(), out, console);
-    run.header()?;
-    run.cpu_info()?;
-    run.cpu_loop()?;
-    run.memory()?;
-    run.storage_info()?;
-    run.storage_bandwidth()?;
-    run.extended()?;
-    run.added()?;
-    run.plan()?;
-    Ok(run.finish()?.exit_status())
+    Ok(run::report(cfg, out, console)?.exit_status())
 }
 
 /// The outputs: the text report on stdout, or the JSON document; with

@@ -12,12 +12,13 @@ use crate::conditions::{Mark, MarkKind};
 use crate::end::End;
 use crate::membw::dram::DramNote;
 use crate::model::BlockSize;
+use crate::sections::RunSpread;
 pub use crate::stats::Better;
 use crate::stats::TrialValue;
 use crate::units::dd_rate;
 
 /// A section of a report, as compare lines its rows up: the report's own
-/// sections, and the `-x` ones.
+/// sections, the `-x` ones, and the added ones (`crate::sections`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Section {
     /// The header: version, host, kernel, build, loop, limits.
@@ -42,6 +43,8 @@ pub enum Section {
     ExtendedMemory,
     /// `-x`: device details and latency percentiles.
     ExtendedStorage,
+    /// An added section (`crate::sections::Added`), by its title.
+    Added(&'static str),
 }
 
 impl Section {
@@ -59,6 +62,7 @@ impl Section {
             Section::ExtendedCpu => "Extended: CPU".into(),
             Section::ExtendedMemory => "Extended: Memory (DRAM, STREAM-like)".into(),
             Section::ExtendedStorage => "Extended: Storage".into(),
+            Section::Added(title) => title.into(),
         }
     }
 }
@@ -95,6 +99,8 @@ pub enum Unit {
     GigabytesPerSecond,
     /// A ratio (`-x`: the SMT probe).
     Ratio,
+    /// An added section's figure's unit, by its word (`words/s`).
+    Added(&'static str),
 }
 
 impl Unit {
@@ -109,6 +115,7 @@ impl Unit {
             Unit::Microseconds => "µs",
             Unit::GigabytesPerSecond => "GB/s",
             Unit::Ratio => "x",
+            Unit::Added(word) => word,
         }
     }
 
@@ -129,10 +136,13 @@ impl Unit {
     }
 
     /// `v` as a report prints a figure of this unit: dd's rate for bytes
-    /// per second, else the integer.
+    /// per second, an added section's figure to 3 decimals at most (its
+    /// section prints it, compare knows not how), else the integer.
     pub fn text(self, v: f64) -> String {
         if self.in_text() {
             dd_rate(v.max(0.0) as u64, 1_000_000_000)
+        } else if let Unit::Added(_) = self {
+            format!("{}", (v * 1000.0).round() / 1000.0)
         } else {
             format!("{}", v.max(0.0) as u64)
         }
@@ -143,6 +153,8 @@ impl Unit {
     pub fn short(self, v: f64) -> String {
         if self.in_text() {
             dd_rate(v.max(0.0) as u64, 1_000_000_001)
+        } else if let Unit::Added(_) = self {
+            self.text(v)
         } else {
             format!("{}", v.max(0.0) as u64)
         }
@@ -164,7 +176,7 @@ impl Serialize for Unit {
 
 /// What kind of figure a line holds: the kinds differ in how much they
 /// vary from run to run (see [`super::verdict::assumed_run_cv`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FigureKind {
     /// A CPU loop step (loops/s per job).
@@ -178,6 +190,9 @@ pub enum FigureKind {
     /// A storage latency percentile (`-x`); a line's mean latency is of
     /// its block size's kind, whose spread it shares.
     Latency,
+    /// An added section's figure, with the run-to-run spread its section
+    /// says.
+    Added(RunSpread),
 }
 
 /// How a figure was measured: figures measured differently never compare.
@@ -207,6 +222,9 @@ impl fmt::Display for Method {
 
 /// What one report says on one line of the comparison.
 #[derive(Debug, Clone, PartialEq)]
+// A report has a few hundred facts, each read once: boxing the figures
+// would save nothing worth an allocation each.
+#[allow(clippy::large_enum_variant)]
 pub enum Fact {
     /// A line of information (no figure).
     Info(Info),

@@ -1,10 +1,12 @@
 //! What one report says, section by section in report order: one function
 //! per section turns it into [`Fact`]s (the `-x` sections are
-//! [`super::facts_extended`]'s). Nothing here compares.
+//! [`super::facts_extended`]'s, the added ones [`super::facts_added`]'s).
+//! Nothing here compares.
 
 use std::collections::HashMap;
 
 use super::fact::{Better, Fact, FactTrial, Figure, FigureKind, Method, Section, Unit};
+use super::facts_added::facts_added;
 use super::facts_extended::facts_extended;
 use crate::conditions::Mark;
 use crate::model::{BlockSize, IoTrial, Repeated, Report, StackNode};
@@ -31,6 +33,7 @@ pub fn facts(r: &Report) -> Vec<Fact> {
     v.extend(storage_stack(r));
     v.extend(storage_bandwidth(r));
     v.extend(facts_extended(r));
+    v.extend(facts_added(r));
     v
 }
 

@@ -23,6 +23,7 @@
 pub mod comparison;
 pub mod fact;
 pub mod facts;
+pub mod facts_added;
 pub mod facts_extended;
 pub mod fleet;
 pub mod load;

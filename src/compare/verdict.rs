@@ -63,12 +63,16 @@ pub const EQUAL_WITHIN: f64 = crate::stats::verdict::DEFAULT_MARGIN;
 /// moved that much on its own; a 4k line, x1.8); three reports a side (or
 /// `--repeat 3`) measure the spread instead, and the comparison's legend
 /// says which was done.
+///
+/// An added section's figure (`crate::sections::Figure`) says its own
+/// (`sections::RunSpread`).
 pub fn assumed_run_cv(kind: FigureKind) -> f64 {
     match kind {
         FigureKind::CpuLoop => 0.12,
         FigureKind::Memory => 0.05,
         FigureKind::Storage4k => 0.20,
         FigureKind::Storage1M | FigureKind::Latency => 0.40,
+        FigureKind::Added(s) => s.assumed_cv,
     }
 }
 
@@ -94,12 +98,16 @@ pub fn assumed_run_cv(kind: FigureKind) -> f64 {
 /// 0.07 is about the lower quartile of the 1M lines' measured floors:
 /// it removes the claims seen, while a 1M line of x1.5 with tight trials
 /// still decides with one report a side.
+///
+/// An added section's figure says its own floor, 0 unless its section
+/// says otherwise (`sections::RunSpread`).
 pub fn run_floor_cv(kind: FigureKind) -> f64 {
     match kind {
         FigureKind::Storage1M => 0.07,
         FigureKind::CpuLoop | FigureKind::Memory | FigureKind::Storage4k | FigureKind::Latency => {
             0.0
         }
+        FigureKind::Added(s) => s.floor_cv,
     }
 }
 

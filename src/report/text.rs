@@ -79,6 +79,11 @@ pub fn items(r: &Report) -> Vec<Item> {
             v.push(Item::ExtendedStorage);
         }
     }
+    // Kept `-x` sections go where the structured ones would: the reader
+    // takes their figures only when both forms render the same, which an
+    // added section after them would otherwise prevent.
+    let kept_x = |i: &usize| is_extended_title(r, &r.raw_sections[*i].title);
+    v.extend((0..r.raw_sections.len()).filter(kept_x).map(Item::Raw));
     let added = sections::added();
     v.extend(
         (0..added.len())
@@ -88,8 +93,23 @@ pub fn items(r: &Report) -> Vec<Item> {
     if r.plan.is_some() {
         v.push(Item::Plan);
     }
-    v.extend((0..r.raw_sections.len()).map(Item::Raw));
+    v.extend(
+        (0..r.raw_sections.len())
+            .filter(|i| !kept_x(i))
+            .map(Item::Raw),
+    );
     v
+}
+
+/// Whether `t` is one of the `-x` sections' titles.
+fn is_extended_title(r: &Report, t: &str) -> bool {
+    [
+        Item::ExtendedCpu,
+        Item::ExtendedMemory,
+        Item::ExtendedStorage,
+    ]
+    .into_iter()
+    .any(|i| title(r, i).as_deref() == Some(t))
 }
 
 /// The section title an item opens, if it opens one.

@@ -111,6 +111,38 @@ mod tests {
         assert_eq!(unknown.raw_sections.len(), 1);
     }
 
+    /// A `-x` report with the added section after its `-x` sections.
+    const WITH_EXTENDED: &str = "Quickbench: 0.1.0 (Rust port of Bearstech's Quickbench 1.0)
+Kernel    : Linux vm 6.18 #1 SMP x86_64 GNU/Linux
+Build     : rustc 1.95.0 (59807616e 2026-04-14), x86_64-unknown-linux-gnu, static
+CPU loop  : loop v1 (8 independent multiply-xorshift chains), not comparable with the bash original's figures
+
+[ CPU loop ]
+ 1 // jobs :  399999000 loop/job/s
+
+[ Extended: CPU ]
+ 1 // jobs : steal   0.3 %   clock   2600 MHz (cpufreq)   rate ±  1.2 % (24 x 500 ms); others 5 % of a CPU
+SMT probe : 2 threads per core share execution units: siblings run at 0.58x
+
+[ Tally ]
+Words     : 7
+Rate      : 1234.5 words/s
+";
+
+    #[test]
+    fn an_added_section_after_x_sections_reads_back_to_figures() {
+        let _swap = Swap::tally();
+        let read = read_text("x.txt", WITH_EXTENDED).unwrap();
+        assert_eq!(read.tally, report().tally);
+        // The `-x` lines read to figures, not kept as text: kept, they
+        // would have to render where the structured ones go.
+        assert!(read.raw_sections.is_empty(), "{:?}", read.raw_sections);
+        assert!(!read.extended.as_ref().unwrap().kept_as_text);
+        let clock = read.cpu_loop[0].conditions.clock.unwrap();
+        assert_eq!(clock.mean_mhz, Some(2600.0));
+        assert_eq!(render(&read), WITH_EXTENDED);
+    }
+
     #[test]
     fn an_added_section_reads_back_from_json() {
         let _swap = Swap::tally();
@@ -178,6 +210,51 @@ mod tests {
         drop(_swap);
         let (r, text) = run(&StandIn::default(), Some("one two\nthree\n"), &[]);
         assert_eq!((r.tally, text), (None, String::new()));
+    }
+
+    #[test]
+    fn the_run_the_binary_makes_measures_the_added_sections() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir(root.path().join("proc")).unwrap();
+        std::fs::write(root.path().join("proc/tally"), "a b").unwrap();
+        let sysroot = root.path().to_str().unwrap();
+        let cfg = crate::cli::parse([
+            "quickbench",
+            "--fake-figures",
+            "--sysroot",
+            sysroot,
+            "--only",
+            "cpuinfo",
+        ])
+        .unwrap();
+        let whole = || {
+            let progress = Progress::disabled();
+            let console = Console::new(Progress::disabled());
+            let mut text = Vec::new();
+            let r = {
+                let mut sink = TextSink::new(&mut text, &progress);
+                crate::run::report(&cfg, &mut sink, &console).unwrap()
+            };
+            (r, String::from_utf8(text).unwrap())
+        };
+        let _swap = Swap::tally();
+        let (r, text) = whole();
+        assert_eq!(
+            r.tally,
+            Some(Tally {
+                words: 2,
+                words_per_s: STAND_IN_WORDS_PER_S
+            })
+        );
+        assert!(
+            text.starts_with("Quickbench: ")
+                && text.ends_with("\n\n[ Tally ]\nWords     : 2\nRate      : 1000.0 words/s\n"),
+            "{text}"
+        );
+        drop(_swap);
+        let (r, text) = whole();
+        assert_eq!(r.tally, None);
+        assert!(!text.contains("Tally"), "{text}");
     }
 
     #[test]

@@ -72,6 +72,24 @@ pub fn measure_for(cfg: &Config) -> Box<dyn Measure> {
     }
 }
 
+/// The whole report, every section in report order, measured as `cfg`
+/// says ([`measure_for`]) and handed to `out` as it goes: what the binary
+/// runs.
+pub fn report(cfg: &Config, out: &mut dyn Output, console: &Console) -> Result<Report, Stop> {
+    let measure = measure_for(cfg);
+    let mut run = Run::start(cfg, measure.as_ref(), out, console);
+    run.header()?;
+    run.cpu_info()?;
+    run.cpu_loop()?;
+    run.memory()?;
+    run.storage_info()?;
+    run.storage_bandwidth()?;
+    run.extended()?;
+    run.added()?;
+    run.plan()?;
+    run.finish()
+}
+
 /// One run of the report, section by section.
 pub struct Run<'a> {
     cfg: &'a Config,

@@ -1,7 +1,8 @@
 //! The sections added after the original's: each is one file here that
 //! says its title, its lines of text, how they read back, and how it is
-//! measured (through a [`Probe`]), and one line in [`ADDED`]. The text
-//! renderer, the reader and the runner go through this list ([`added`]),
+//! measured (through a [`Probe`]), what it says to `compare` (its
+//! [`Fact`]s), and one line in [`ADDED`]. The text renderer, the reader,
+//! the runner, the plan and compare go through this list ([`added`]),
 //! so a new section changes none of them; the crate's unit tests run a
 //! test-only section through them (`testing`).
 //!
@@ -15,7 +16,10 @@ pub mod testing;
 
 use std::time::Duration;
 
+use serde::Serialize;
+
 use crate::model::{Report, Section};
+pub use crate::stats::Better;
 use crate::sysroot::Sysroot;
 
 /// Every added section, in report order: after the standard sections and
@@ -48,6 +52,73 @@ pub trait Added: Sync {
     /// Measures it into `r` through `probe`: an error is the section's
     /// failure (stderr and the exit status say it), not the run's.
     fn measure(&self, probe: &dyn Probe, r: &mut Report) -> anyhow::Result<()>;
+    /// What `r` says of it, line by line in its order, for `compare`
+    /// (none by default: compare then shows nothing of it). A report's
+    /// text and JSON must give the same facts: a figure's value is the
+    /// figure as its line prints it.
+    fn facts(&self, _r: &Report) -> Vec<Fact> {
+        Vec::new()
+    }
+}
+
+/// One line of an added section as `compare` reads it: neutral data that
+/// compare (above this module) turns into its own typed facts.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fact {
+    /// An information line: two reports' read the same or differ.
+    Info {
+        /// Its label, the key compare lines reports up by.
+        label: String,
+        /// What it says.
+        text: String,
+    },
+    /// A figure, judged from its trials.
+    Figure(Figure),
+}
+
+/// A figure of an added section, for `compare`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Figure {
+    /// Its label, the key compare lines reports up by.
+    pub label: String,
+    /// The figure, in `unit`, as its line prints it.
+    pub value: f64,
+    /// As printed.
+    pub text: String,
+    /// Its unit's word, as printed after the figure (`words/s`).
+    pub unit: &'static str,
+    /// Which way is better.
+    pub better: Better,
+    /// Each trial's value: one, or one per `--repeat` trial.
+    pub trials: Vec<f64>,
+    /// How much such a figure varies from run to run.
+    pub spread: RunSpread,
+}
+
+/// How much a figure varies from one run to the next, which a report of
+/// one run cannot show: what compare's verdict assumes for it (the
+/// standard figures' values, and how they were measured, are in
+/// `compare::verdict::assumed_run_cv` and `run_floor_cv`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct RunSpread {
+    /// The run-to-run coefficient of variation assumed with 1 or 2
+    /// trials a side that have sub-interval samples.
+    pub assumed_cv: f64,
+    /// The spread between runs that one run's trials do not show, added
+    /// to a side's measured spread when it has fewer than 3 reports:
+    /// 0 unless the figure's trials are known to agree more closely
+    /// than its runs.
+    pub floor_cv: f64,
+}
+
+impl RunSpread {
+    /// `assumed_cv`, without a floor.
+    pub const fn assumed(assumed_cv: f64) -> RunSpread {
+        RunSpread {
+            assumed_cv,
+            floor_cv: 0.0,
+        }
+    }
 }
 
 /// What a section measures with: the run's sysroot and loop delay, and
@@ -117,21 +188,59 @@ mod tests {
         "Plan",
     ];
 
+    /// Why `list`'s titles would mislead the reader, if they would: one
+    /// taken twice, or a standard section's.
+    fn title_clash(list: &[&dyn Added]) -> Option<String> {
+        for (i, s) in list.iter().enumerate() {
+            let t = s.title();
+            if STANDARD_TITLES.contains(&t) || t.starts_with("Storage bandwidth") {
+                return Some(format!("{t:?} is a standard section's title"));
+            }
+            if list[..i].iter().any(|o| o.title() == t) {
+                return Some(format!("{t:?} twice"));
+            }
+        }
+        None
+    }
+
     #[test]
     fn added_titles_are_unique_and_not_standard() {
-        for (i, s) in ADDED.iter().enumerate() {
-            assert!(
-                !STANDARD_TITLES.contains(&s.title())
-                    && !s.title().starts_with("Storage bandwidth"),
-                "{:?} is a standard section's title",
-                s.title()
-            );
-            assert_eq!(
-                by_title(s.title()).map(|(j, _)| j),
-                Some(i),
-                "{:?} twice",
-                s.title()
-            );
+        // The real sections, the test-only ones, and both together (a
+        // test-only title must not hide a real one from the tests).
+        let test_only = testing::LIST;
+        let both: Vec<&dyn Added> = ADDED.iter().chain(test_only).copied().collect();
+        for list in [ADDED, test_only, &both] {
+            assert_eq!(title_clash(list), None);
         }
+        // The reader finds each test-only section by its title.
+        let _swap = testing::Swap::tally();
+        for (i, s) in test_only.iter().enumerate() {
+            assert_eq!(by_title(s.title()).map(|(j, _)| j), Some(i));
+        }
+        // The check can fail.
+        let tally = &testing::TallySection;
+        assert_eq!(title_clash(&[tally, tally]), Some("\"Tally\" twice".into()));
+        struct Plan;
+        impl Added for Plan {
+            fn section(&self) -> Section {
+                Section::Cpuinfo
+            }
+            fn title(&self) -> &'static str {
+                "Plan"
+            }
+            fn present(&self, _: &Report) -> bool {
+                false
+            }
+            fn lines(&self, _: &Report) -> Vec<String> {
+                Vec::new()
+            }
+            fn read(&self, _: &mut Report, _: &[&str]) -> Result<(), String> {
+                Ok(())
+            }
+            fn measure(&self, _: &dyn Probe, _: &mut Report) -> anyhow::Result<()> {
+                Ok(())
+            }
+        }
+        assert!(title_clash(&[tally, &Plan]).is_some());
     }
 }

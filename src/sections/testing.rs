@@ -6,12 +6,13 @@
 //! The section has what a real one has: an information fact (the words
 //! of `/proc/tally`, read from the run's sysroot) and a timed figure
 //! (words counted per second, through [`Probe::timed`]: 1000 under the
-//! stand-in). The tests that drive it through the renderer, the reader
-//! and the runner are beside those (`run::added`).
+//! stand-in), both given to compare as facts. The tests that drive it
+//! through the renderer, the reader and the runner are beside those
+//! (`run::added`); compare's are in `compare::facts_added`.
 
 use std::cell::Cell;
 
-use super::{Added, Probe};
+use super::{Added, Better, Fact, Figure, Probe, RunSpread};
 use crate::model::{Report, Section, Tally};
 
 /// `[ Tally ]`.
@@ -92,10 +93,37 @@ impl Added for TallySection {
         r.tally = Some(Tally { words, words_per_s });
         Ok(())
     }
+
+    fn facts(&self, r: &Report) -> Vec<Fact> {
+        let Some(t) = &r.tally else {
+            return Vec::new();
+        };
+        // The value as the line prints it, so text and JSON compare alike.
+        let text = format!("{:.1}", t.words_per_s);
+        let value = text.parse().unwrap_or(t.words_per_s);
+        vec![
+            Fact::Info {
+                label: "Words".into(),
+                text: t.words.to_string(),
+            },
+            Fact::Figure(Figure {
+                label: "Rate".into(),
+                value,
+                text,
+                unit: RATE_UNIT.trim_start(),
+                better: Better::Higher,
+                trials: vec![value],
+                spread: RUN_SPREAD,
+            }),
+        ]
+    }
 }
 
-/// The list [`Swap::tally`] puts in place.
-static TALLY: &[&dyn Added] = &[&TallySection];
+/// The rate's run-to-run spread (made up: nothing measures it).
+pub const RUN_SPREAD: RunSpread = RunSpread::assumed(0.10);
+
+/// Every test-only section: the list [`Swap::tally`] puts in place.
+pub static LIST: &[&dyn Added] = &[&TallySection];
 
 thread_local! {
     static SWAPPED: Cell<Option<&'static [&'static dyn Added]>> = const { Cell::new(None) };
@@ -112,7 +140,7 @@ pub struct Swap(());
 impl Swap {
     /// The added sections are `[ Tally ]` alone.
     pub fn tally() -> Swap {
-        SWAPPED.with(|s| s.set(Some(TALLY)));
+        SWAPPED.with(|s| s.set(Some(LIST)));
         Swap(())
     }
 }
