@@ -55,10 +55,7 @@ mod tests {
     fn input(name: &str, words: u64, words_per_s: f64) -> Input {
         let mut r = Report::new("Linux h 6.1.0 #1 SMP x86_64 GNU/Linux".into(), name.into());
         r.tally = Some(Tally { words, words_per_s });
-        Input {
-            file: format!("{name}.json"),
-            report: r,
-        }
+        Input::new(format!("{name}.json"), r)
     }
 
     /// The rows of `[ Tally ]` of side A (the first `n` inputs) against
