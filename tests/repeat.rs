@@ -428,14 +428,14 @@ fn the_run_line_reads_back_its_trials() {
 }
 
 /// A default short run (no `--repeat`, no `--trials`) splits each CPU loop
-/// step's 1.5 s into 6 trials of 250 ms, and two such reports compare by
+/// step's 3 s into 6 trials of 500 ms (the CPU loop's shortest trial), and two such reports compare by
 /// their measured spreads (rank interval), one report a side.
 #[test]
 fn a_default_short_run_carries_trials_and_compares_by_their_spread() {
     let d = tempfile::tempdir().unwrap();
     let mut files = Vec::new();
     for name in ["a.json", "b.json"] {
-        let doc = json_of(&qb(&["1.5", "--only", "cpu", "--json", "-q"]));
+        let doc = json_of(&qb(&["3", "--only", "cpu", "--json", "-q"]));
         assert_valid(&doc);
         assert_eq!(doc["trials_per_delay"], 6, "{doc:#}");
         for s in doc["cpu_loop"].as_array().unwrap() {
@@ -447,9 +447,9 @@ fn a_default_short_run_carries_trials_and_compares_by_their_spread() {
             assert_eq!(sorted, [1, 2, 3, 4, 5, 6], "a trial a round");
             for trial in s["trials"].as_array().unwrap() {
                 let ns = trial["elapsed_ns"].as_f64().unwrap();
-                // A sixth of 1.5 s, give or take what a loaded host
-                // adds: shorter than the whole delay in any case.
-                assert!((0.24e9..1.2e9).contains(&ns), "a sixth of 1.5 s: {ns}");
+                // A sixth of 3 s, give or take what a loaded host adds:
+                // shorter than the whole delay in any case.
+                assert!((0.49e9..2.4e9).contains(&ns), "a sixth of 3 s: {ns}");
             }
         }
         let f = d.path().join(name);
@@ -663,8 +663,9 @@ fn the_plan_states_the_budget_and_its_minimum_and_a_smaller_one_is_refused() {
 #[test]
 fn a_live_budget_run_keeps_its_time_and_says_what_stopped_each_step() {
     let start = Instant::now();
+    // 1.5 s: three CPU trials of 500 ms a step.
     let doc = json_of(&qb(&[
-        "1", "--only", "cpu", "--budget", "10s", "--json", "-q",
+        "1.5", "--only", "cpu", "--budget", "10s", "--json", "-q",
     ]));
     let took = start.elapsed();
     assert_valid(&doc);
