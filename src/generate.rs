@@ -460,9 +460,9 @@ fn trials(r: &mut Roff) {
         "Each timed step of the standard report (each CPU loop step, the memory bandwidth, \
          each storage line) spends its loop delay as K interleaved trials, in shuffled \
          rounds: 6 by default, fewer (down to 3) when a trial would be shorter than useful \
-         (250 ms for the CPU loop and memory, 300 ms for a storage line, whose trials each \
-         start after the jobs' 200 ms rest, taken out of the delay), one block under about \
-         1 s. The run takes the time it took with one block. The text prints each step's \
+         (500 ms for the CPU loop, 250 ms for memory, 300 ms for a storage line, whose \
+         trials each start after the jobs' 200 ms rest, taken out of the delay), one block \
+         under about 1.5 s. The run takes the time it took with one block. The text prints each step's \
          rate over all its trials (their work over their time, the original's figure of \
          one block), a mark with the number of trials that earned it when not all did \
          (busy: ..., in 2 of 6 trials), and the Run line says the trials (loop delay 30 s in 6 trials); the \
