@@ -191,14 +191,44 @@ pub fn compare_for(
                 .collect();
         }
         d => {
-            let judged: Vec<Vec<(Verdict, Option<Judged>)>> = (1..c.sides.len())
-                .map(|n| judge_pair(&pair(n), d))
-                .collect();
+            let judged = judge_pairs(c.sides.len(), &|n| judge_pair(&pair(n), d));
             c.rows = build(&|n, r| judged[n - 1][r].clone());
         }
     }
     c
 }
+
+/// The judgement of every pair (side n against the reference, n from 1),
+/// in side order. A fleet's pairs are independent and each is a family of
+/// its own, so they are judged on every CPU this process may use, in
+/// contiguous runs of sides; the result is the same as one after the
+/// other (each judgement depends on its pair alone, the bootstrap's seed
+/// on its data).
+fn judge_pairs<T: Send>(sides: usize, judge: &(dyn Fn(usize) -> T + Sync)) -> Vec<T> {
+    let pairs: Vec<usize> = (1..sides).collect();
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(pairs.len() / PAIRS_A_THREAD)
+        .max(1);
+    if threads == 1 {
+        return pairs.into_iter().map(judge).collect();
+    }
+    let chunk = pairs.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = pairs
+            .chunks(chunk)
+            .map(|part| s.spawn(move || part.iter().map(|&n| judge(n)).collect::<Vec<T>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a judging thread panicked"))
+            .collect()
+    })
+}
+
+/// Pairs below which another thread costs more than it saves (a pair of
+/// two reports' ~45 figures is judged in well under a millisecond).
+const PAIRS_A_THREAD: usize = 16;
 
 fn warnings(inputs: &[Input], reports: &[ReportInfo]) -> Vec<String> {
     let mut w = Vec::new();
@@ -318,5 +348,30 @@ fn row(
             .collect(),
         verdicts,
         judged,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairs_judged_on_several_threads_come_back_in_side_order() {
+        for sides in [0, 1, 2, 17, 33, 100, 1001] {
+            let seen = std::sync::Mutex::new(std::collections::HashSet::new());
+            let got = judge_pairs(sides, &|n| {
+                seen.lock().unwrap().insert(std::thread::current().id());
+                n * 3
+            });
+            let want: Vec<usize> = (1..sides).map(|n| n * 3).collect();
+            assert_eq!(got, want, "{sides} sides");
+            let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+            if sides > 2 * PAIRS_A_THREAD && cpus > 1 {
+                assert!(
+                    seen.lock().unwrap().len() > 1,
+                    "{sides} sides on one thread"
+                );
+            }
+        }
     }
 }
