@@ -147,12 +147,19 @@ impl CpuCg {
 
     /// A quota of `cpus` CPUs (per 100 ms period).
     fn quota(&self, cpus: f64) {
-        let us = (cpus * 100_000.0) as u64;
+        self.quota_per(cpus, 100_000);
+    }
+
+    /// A quota of `cpus` CPUs given every `period_us` microseconds.
+    fn quota_per(&self, cpus: f64, period_us: u64) {
+        let us = (cpus * period_us as f64) as u64;
         if self.v1 {
-            fs::write(self.dir.join("cpu.cfs_period_us"), "100000").unwrap();
+            // The quota first: the kernel refuses a period under the quota.
+            fs::write(self.dir.join("cpu.cfs_quota_us"), "-1").unwrap();
+            fs::write(self.dir.join("cpu.cfs_period_us"), period_us.to_string()).unwrap();
             fs::write(self.dir.join("cpu.cfs_quota_us"), us.to_string()).unwrap();
         } else {
-            fs::write(self.dir.join("cpu.max"), format!("{us} 100000")).unwrap();
+            fs::write(self.dir.join("cpu.max"), format!("{us} {period_us}")).unwrap();
         }
     }
 
@@ -301,7 +308,11 @@ fn a_constant_quota_is_no_drift() {
     let Some(cg) = CpuCg::new("steady") else {
         return skip("no cgroup v1 cpu hierarchy and no v2 tree offering cpu");
     };
-    cg.quota(0.3);
+    // A 10 ms period: a 500 ms trial spans 50 of them, so where a trial
+    // starts and ends in the period moves its figure by about 2 %, under
+    // the drift mark's 5 % (a 100 ms period moves it by about 20 %, enough
+    // for the trend test to see a drift in a run in ten).
+    cg.quota_per(0.3, 10_000);
     let steps = cpu_steps(cg.spawn(DRIFT_ARGS));
     for s in &steps {
         assert!(!kinds(s).contains(&"drift".to_string()), "{s:#}");
