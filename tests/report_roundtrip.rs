@@ -293,6 +293,13 @@ fn model(rng: &mut Rng) -> Report {
     if rng.below(3) != 0 {
         extended(rng, &mut r);
     }
+    // Every added section, by its own example of its data.
+    for s in quickbench::sections::ADDED {
+        if rng.coin() {
+            r.sections.push(s.section());
+            s.example(&mut r, &mut |n| rng.below(n));
+        }
+    }
     for _ in 0..rng.below(3) {
         r.raw_sections.push(RawSection {
             title: format!("Extended: {}", rng.word()),

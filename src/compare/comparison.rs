@@ -76,9 +76,10 @@ pub struct Comparison {
     /// With more than two sides: the fleet table.
     pub table: Option<FleetTable>,
     /// For an output that shows no verdict ([`Detail::KeyFigures`]): how
-    /// each figure that would be judged would be read, for the legend.
+    /// each figure that would be judged would be read, and its section,
+    /// for the legend.
     #[serde(skip)]
-    pub unjudged_spreads: Vec<Spread>,
+    pub unjudged_spreads: Vec<(Section, Spread)>,
 }
 
 /// Lines up `inputs`' facts, grouped into sides automatically
@@ -188,6 +189,7 @@ pub fn compare_for(
         Detail::KeyFigures => {
             c.unjudged_spreads = (1..c.sides.len())
                 .flat_map(|n| spreads_of_pair(&pair(n)))
+                .map(|(r, s)| (c.rows[r].section, s))
                 .collect();
         }
         d => {

@@ -299,12 +299,13 @@ pub fn judge_pair(
 
 /// How each figure of the pair that would be judged would be read
 /// ([`Spread`]), without judging any: for the legend of an output that
-/// shows no verdict.
-pub fn spreads_of_pair(lines: &[(Option<&SideFact>, Option<&SideFact>)]) -> Vec<Spread> {
-    let (_, family, _) = family_of(lines);
+/// shows no verdict, with the index of its line.
+pub fn spreads_of_pair(lines: &[(Option<&SideFact>, Option<&SideFact>)]) -> Vec<(usize, Spread)> {
+    let (_, family, slot) = family_of(lines);
     family
         .iter()
-        .filter_map(|f| crate::stats::spread_of(f).ok())
+        .zip(slot)
+        .filter_map(|(f, line)| Some((line, crate::stats::spread_of(f).ok()?)))
         .collect()
 }
 

@@ -74,7 +74,8 @@ mod tests {
     use crate::report::text::{render, TextSink};
     use crate::report::Console;
     use crate::run::{Live, Measure, Run, StandIn};
-    use crate::sections::testing::{Swap, STAND_IN_WORDS_PER_S};
+    use crate::sections::testing::{Swap, TallySection, STAND_IN_WORDS_PER_S};
+    use crate::sections::Added;
 
     const TALLY_TEXT: &str = "[ Tally ]\nWords     : 7\nRate      : 1234.5 words/s\n";
 
@@ -109,6 +110,32 @@ mod tests {
         let unknown = read_text("tally.txt", &text).unwrap();
         assert_eq!(unknown.tally, None);
         assert_eq!(unknown.raw_sections.len(), 1);
+    }
+
+    /// What `tests/report_roundtrip.rs` does with every section of
+    /// `ADDED`, here with `[ Tally ]`: its examples read back from text
+    /// and JSON to the same report.
+    #[test]
+    fn an_added_sections_examples_read_back_from_text_and_json() {
+        let _swap = Swap::tally();
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut draw = |n: u64| {
+            state = crate::stats::rng::SplitMix64::new(state).next_u64();
+            state % n
+        };
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..200 {
+            let mut r = report();
+            TallySection.example(&mut r, &mut draw);
+            seen.insert(r.tally.as_ref().map(|t| t.words));
+            let text = render(&r);
+            let read = read_text("example.txt", &text).unwrap();
+            assert_eq!(read.tally, r.tally, "{text}");
+            let json = serde_json::to_string(&r).unwrap();
+            assert_eq!(read_json("example.json", &json).unwrap().tally, r.tally);
+        }
+        // The examples differ from each other.
+        assert!(seen.len() > 150, "{}", seen.len());
     }
 
     /// A `-x` report with the added section after its `-x` sections.

@@ -52,6 +52,12 @@ pub trait Added: Sync {
     /// Measures it into `r` through `probe`: an error is the section's
     /// failure (stderr and the exit status say it), not the run's.
     fn measure(&self, probe: &dyn Probe, r: &mut Report) -> anyhow::Result<()>;
+    /// Puts in `r` an example of its data (not its `Section`), drawn with
+    /// `draw` (a uniform whole number below its argument), as its lines
+    /// and its JSON carry it exactly: the round-trip tests read every
+    /// added section back from text and JSON in random reports with it
+    /// (`tests/report_roundtrip.rs`), so a new section needs no case there.
+    fn example(&self, r: &mut Report, draw: &mut dyn FnMut(u64) -> u64);
     /// What `r` says of it, line by line in its order, for `compare`
     /// (none by default: compare then shows nothing of it). A report's
     /// text and JSON must give the same facts: a figure's value is the
@@ -240,6 +246,7 @@ mod tests {
             fn measure(&self, _: &dyn Probe, _: &mut Report) -> anyhow::Result<()> {
                 Ok(())
             }
+            fn example(&self, _: &mut Report, _: &mut dyn FnMut(u64) -> u64) {}
         }
         assert!(title_clash(&[tally, &Plan]).is_some());
     }

@@ -94,6 +94,14 @@ impl Added for TallySection {
         Ok(())
     }
 
+    fn example(&self, r: &mut Report, draw: &mut dyn FnMut(u64) -> u64) {
+        r.tally = Some(Tally {
+            words: draw(1 << 40),
+            // One decimal, as the line prints it.
+            words_per_s: draw(10_000_000) as f64 / 10.0,
+        });
+    }
+
     fn facts(&self, r: &Report) -> Vec<Fact> {
         let Some(t) = &r.tally else {
             return Vec::new();

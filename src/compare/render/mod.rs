@@ -133,13 +133,13 @@ pub fn legend(c: &Comparison) -> Vec<String> {
         column(c, 0),
         (EQUAL_WITHIN * 100.0).round()
     )];
-    let spreads = || {
+    let sections_spreads = || {
         c.rows
             .iter()
-            .flat_map(|r| r.judged.iter().flatten())
-            .map(|j| j.spread)
+            .flat_map(|r| r.judged.iter().flatten().map(|j| (r.section, j.spread)))
             .chain(c.unjudged_spreads.iter().copied())
     };
+    let spreads = || sections_spreads().map(|(_, s)| s);
     if spreads().any(|s| matches!(s, Spread::WithinRunOnly { .. })) {
         let cvs: Vec<String> = KINDS
             .iter()
@@ -150,12 +150,20 @@ pub fn legend(c: &Comparison) -> Vec<String> {
             cvs.join(", ")
         ));
     }
-    if let Some(cv) = spreads().find_map(|s| match s {
-        Spread::MeasuredWithFloor { run_cv, .. } => Some(run_cv),
-        _ => None,
-    }) {
+    // A line per kind of figure given a floor, in report order.
+    let mut floors: Vec<(String, &str, f64)> = Vec::new();
+    for (section, spread) in sections_spreads() {
+        let Spread::MeasuredWithFloor { run_cv, .. } = spread else {
+            continue;
+        };
+        let (what, shared) = floor_scope(section);
+        if !floors.iter().any(|(w, _, cv)| *w == what && *cv == run_cv) {
+            floors.push((what, shared, run_cv));
+        }
+    }
+    for (what, shared, cv) in floors {
         out.push(format!(
-            "1M lines add {:.0} % of run-to-run spread, shared over a side's reports, to their trials' own, since the trials of one run share its file and the device's moment.",
+            "{what} add {:.0} % of run-to-run spread, shared over a side's reports, to their trials' own, since the trials of one run share {shared}.",
             cv * 100.0
         ));
     }
@@ -178,6 +186,19 @@ pub fn legend(c: &Comparison) -> Vec<String> {
     }
     out.extend(busy_legend(c));
     out
+}
+
+/// What the figures of `section` given a run-to-run floor are called in
+/// the legend, and what the trials of one run share that the next run's
+/// do not.
+fn floor_scope(section: Section) -> (String, &'static str) {
+    match section {
+        Section::StorageLines(bs) => (
+            format!("{} lines", bs.label()),
+            "its file and the device's moment",
+        ),
+        s => (format!("{s} figures"), "its moment"),
+    }
 }
 
 /// The legend's line on sides marked busy, if any: the fleet outputs,
@@ -345,7 +366,71 @@ fn section_title(c: &Comparison, section: Section) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::busy_names;
+    use super::{busy_names, legend, Comparison, Section};
+    use crate::model::BlockSize;
+    use crate::stats::Spread;
+
+    /// A fleet of three sides, no report, whose only figures are
+    /// `spreads`, unjudged (as the fleet table has them).
+    fn unjudged(spreads: &[(Section, f64)]) -> Comparison {
+        Comparison {
+            compare_schema_version: 2,
+            reports: Vec::new(),
+            sides: ["a", "b", "c"]
+                .iter()
+                .map(|n| crate::compare::sides::Side {
+                    name: n.to_string(),
+                    hostname: None,
+                    reports: Vec::new(),
+                })
+                .collect(),
+            warnings: Vec::new(),
+            rows: Vec::new(),
+            missing: Vec::new(),
+            table: None,
+            unjudged_spreads: spreads
+                .iter()
+                .map(|&(s, run_cv)| {
+                    let spread = if run_cv > 0.0 {
+                        Spread::MeasuredWithFloor {
+                            n_a: 6,
+                            n_b: 6,
+                            run_cv,
+                        }
+                    } else {
+                        Spread::Measured { n_a: 6, n_b: 6 }
+                    };
+                    (s, spread)
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn the_floor_legend_names_each_kind_of_figure_given_a_floor() {
+        let m1 = Section::StorageLines(BlockSize::M1);
+        let tally = Section::Added("Tally");
+        let floors = |c: &Comparison| -> Vec<String> {
+            legend(c)
+                .into_iter()
+                .filter(|l| l.contains("of run-to-run spread, shared"))
+                .collect()
+        };
+        let c = unjudged(&[(m1, 0.07), (m1, 0.07), (Section::CpuLoop, 0.0)]);
+        assert_eq!(
+            floors(&c),
+            ["1M lines add 7 % of run-to-run spread, shared over a side's reports, to their trials' own, since the trials of one run share its file and the device's moment."]
+        );
+        let c = unjudged(&[(tally, 0.05), (m1, 0.07), (tally, 0.05)]);
+        assert_eq!(
+            floors(&c),
+            [
+                "Tally figures add 5 % of run-to-run spread, shared over a side's reports, to their trials' own, since the trials of one run share its moment.",
+                "1M lines add 7 % of run-to-run spread, shared over a side's reports, to their trials' own, since the trials of one run share its file and the device's moment.",
+            ]
+        );
+        assert!(floors(&unjudged(&[(Section::CpuLoop, 0.0)])).is_empty());
+    }
 
     #[test]
     fn the_rerun_line_names_what_kept_the_host_busy_once_each() {
