@@ -10,6 +10,11 @@
 //! swap, thermal and cpufreq counters), the mean of 20.
 //! `benches/clock-probe.sh` runs it 5 times.
 //!
+//! The reference's chain is written here, not borrowed from
+//! `cpu_loop::mhz`: a reference that ran the probe's own code would share
+//! its mistakes (a wrong count of cycles an iteration would agree with
+//! itself).
+//!
 //! `cargo run --release --example clock_probe`
 
 use quickbench::conditions::Sampler;

@@ -17,7 +17,7 @@ use std::ops::{Deref, DerefMut};
 use serde::{Deserialize, Serialize};
 
 use crate::conditions::mark::{self, InTrials};
-use crate::conditions::{CpuConditions, LineConditions, Mark, Measured, MemoryConditions};
+use crate::conditions::{Mark, Measured};
 use crate::cpu_loop::LoopStep;
 use crate::dd_io::{Direction, LineResult};
 use crate::end::End;
@@ -101,7 +101,9 @@ impl<M> From<M> for Repeated<M> {
     }
 }
 
-/// What a trial is judged by: its main figure, and how it ended.
+/// What a trial is judged by: its main figure, and how it ended; and the
+/// step's marks, set from its trials'. Implemented once, for every
+/// [`Measured`] figure that pools ([`Pooled`]).
 pub trait TrialFigure {
     /// The figure the median is taken of (loops/s, bytes/s, IO/s).
     fn main_figure(&self) -> f64;
@@ -118,6 +120,44 @@ pub trait TrialFigure {
     fn set_marks(&mut self, marks: Vec<Mark>, in_trials: Vec<InTrials>);
     /// The step's marks, to add one of its trials together (drift).
     fn marks_mut(&mut self) -> &mut Vec<Mark>;
+}
+
+/// A measuring module's figure, as trials pool it: [`TrialFigure`]'s
+/// figure part, the marks being [`Measured`]'s.
+pub trait Pooled {
+    /// The figure the median is taken of (loops/s, bytes/s, IO/s).
+    fn main_figure(&self) -> f64;
+    /// How the trial ended.
+    fn end(&self) -> &End;
+    /// How the trial ended, to say that the step was cut.
+    fn end_mut(&mut self) -> &mut End;
+    /// Sets the rates to the pooled rate of `trials`.
+    fn pool(&mut self, trials: &[&Self]);
+}
+
+impl<F: Pooled, C> TrialFigure for Measured<F, C> {
+    fn main_figure(&self) -> f64 {
+        self.figure.main_figure()
+    }
+    fn end(&self) -> &End {
+        self.figure.end()
+    }
+    fn end_mut(&mut self) -> &mut End {
+        self.figure.end_mut()
+    }
+    fn pool(&mut self, trials: &[&Self]) {
+        let figures: Vec<&F> = trials.iter().map(|t| &t.figure).collect();
+        self.figure.pool(&figures);
+    }
+    fn marks(&self) -> &[Mark] {
+        &self.marks
+    }
+    fn set_marks(&mut self, marks: Vec<Mark>, in_trials: Vec<InTrials>) {
+        (self.marks, self.marks_in_trials) = (marks, in_trials);
+    }
+    fn marks_mut(&mut self) -> &mut Vec<Mark> {
+        &mut self.marks
+    }
 }
 
 /// Σ wᵢ·xᵢ / Σ wᵢ, or the plain mean when no weight is positive.
@@ -145,119 +185,89 @@ fn joined(all: &[&Samples]) -> Option<Samples> {
     ))
 }
 
-impl TrialFigure for Measured<LoopStep, CpuConditions> {
+impl Pooled for LoopStep {
     fn main_figure(&self) -> f64 {
         self.loops_per_s_mean
     }
     fn end(&self) -> &End {
-        &self.figure.end
+        &self.end
     }
     fn end_mut(&mut self) -> &mut End {
-        &mut self.figure.end
+        &mut self.end
     }
     /// Each job's loops over the trials' time; the mean of the jobs.
     fn pool(&mut self, trials: &[&Self]) {
-        let f = &mut self.figure;
-        for (j, each) in f.loops_per_s_each.iter_mut().enumerate() {
+        for (j, each) in self.loops_per_s_each.iter_mut().enumerate() {
             *each = weighted(trials.iter().map(|t| {
                 let x = t.loops_per_s_each.get(j).copied();
                 (x.unwrap_or(t.loops_per_s_mean), t.elapsed_ns as f64)
             }));
         }
-        f.loops_per_s_mean = weighted(
+        self.loops_per_s_mean = weighted(
             trials
                 .iter()
                 .map(|t| (t.loops_per_s_mean, t.elapsed_ns as f64)),
         );
-        f.elapsed_ns = trials.iter().map(|t| t.elapsed_ns).sum();
+        self.elapsed_ns = trials.iter().map(|t| t.elapsed_ns).sum();
         let samples: Vec<&Samples> = trials.iter().map(|t| &t.samples).collect();
         if let Some(s) = joined(&samples) {
-            f.samples = s;
+            self.samples = s;
         }
-    }
-    fn marks(&self) -> &[Mark] {
-        &self.marks
-    }
-    fn set_marks(&mut self, marks: Vec<Mark>, in_trials: Vec<InTrials>) {
-        (self.marks, self.marks_in_trials) = (marks, in_trials);
-    }
-    fn marks_mut(&mut self) -> &mut Vec<Mark> {
-        &mut self.marks
     }
 }
 
-impl TrialFigure for Measured<DdBandwidth, MemoryConditions> {
+impl Pooled for DdBandwidth {
     fn main_figure(&self) -> f64 {
         self.bytes_per_s()
     }
     fn end(&self) -> &End {
-        &self.figure.end
+        &self.end
     }
     fn end_mut(&mut self) -> &mut End {
-        &mut self.figure.end
+        &mut self.end
     }
     /// The bytes copied over the trials' time.
     fn pool(&mut self, trials: &[&Self]) {
-        let f = &mut self.figure;
-        f.bytes = trials.iter().map(|t| t.bytes).sum();
-        f.elapsed_ns = trials.iter().map(|t| t.elapsed_ns).sum();
+        self.bytes = trials.iter().map(|t| t.bytes).sum();
+        self.elapsed_ns = trials.iter().map(|t| t.elapsed_ns).sum();
         let samples: Vec<&Samples> = trials.iter().map(|t| &t.samples).collect();
         if let Some(s) = joined(&samples) {
-            f.samples = s;
+            self.samples = s;
         }
-    }
-    fn marks(&self) -> &[Mark] {
-        &self.marks
-    }
-    fn set_marks(&mut self, marks: Vec<Mark>, in_trials: Vec<InTrials>) {
-        (self.marks, self.marks_in_trials) = (marks, in_trials);
-    }
-    fn marks_mut(&mut self) -> &mut Vec<Mark> {
-        &mut self.marks
     }
 }
 
-impl TrialFigure for Measured<LineResult, LineConditions> {
+impl Pooled for LineResult {
     fn main_figure(&self) -> f64 {
         self.iops
     }
     fn end(&self) -> &End {
-        &self.figure.end
+        &self.end
     }
     fn end_mut(&mut self) -> &mut End {
-        &mut self.figure.end
+        &mut self.end
     }
     /// Bytes and I/Os over the trials' time; the mean latency weighted by
     /// I/Os and the largest of the trials' maxima (the percentiles, which
     /// do not add up, stay the median trial's).
     fn pool(&mut self, trials: &[&Self]) {
-        let f = &mut self.figure;
-        f.bytes = trials.iter().map(|t| t.bytes).sum();
-        f.ios = trials.iter().map(|t| t.ios).sum();
-        f.elapsed_ns = trials.iter().map(|t| t.elapsed_ns).sum();
+        self.bytes = trials.iter().map(|t| t.bytes).sum();
+        self.ios = trials.iter().map(|t| t.ios).sum();
+        self.elapsed_ns = trials.iter().map(|t| t.elapsed_ns).sum();
         if trials.iter().all(|t| t.fdatasync_ns.is_some()) {
-            f.fdatasync_ns = Some(trials.iter().filter_map(|t| t.fdatasync_ns).sum());
+            self.fdatasync_ns = Some(trials.iter().filter_map(|t| t.fdatasync_ns).sum());
         }
-        if f.elapsed_ns > 0 {
-            let secs = f.elapsed_ns as f64 / 1e9;
-            f.mb_per_s = f.bytes as f64 / 1e6 / secs;
-            f.iops = f.ios as f64 / secs;
+        if self.elapsed_ns > 0 {
+            let secs = self.elapsed_ns as f64 / 1e9;
+            self.mb_per_s = self.bytes as f64 / 1e6 / secs;
+            self.iops = self.ios as f64 / secs;
         }
-        f.lat_mean_us = weighted(trials.iter().map(|t| (t.lat_mean_us, t.ios as f64)));
-        f.lat_max_us = trials.iter().map(|t| t.lat_max_us).fold(0.0, f64::max);
+        self.lat_mean_us = weighted(trials.iter().map(|t| (t.lat_mean_us, t.ios as f64)));
+        self.lat_max_us = trials.iter().map(|t| t.lat_max_us).fold(0.0, f64::max);
         let samples: Vec<&Samples> = trials.iter().map(|t| &t.samples).collect();
         if let Some(s) = joined(&samples) {
-            f.samples = s;
+            self.samples = s;
         }
-    }
-    fn marks(&self) -> &[Mark] {
-        &self.marks
-    }
-    fn set_marks(&mut self, marks: Vec<Mark>, in_trials: Vec<InTrials>) {
-        (self.marks, self.marks_in_trials) = (marks, in_trials);
-    }
-    fn marks_mut(&mut self) -> &mut Vec<Mark> {
-        &mut self.marks
     }
 }
 
@@ -379,6 +389,7 @@ pub struct LineKey {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::conditions::{CpuConditions, LineConditions, MemoryConditions};
 
     // Reference: numpy 1.26/2.x, `np.percentile(x, 50, method='lower')`,
     // whose value is at the index given (the first of equal values).
