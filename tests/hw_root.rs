@@ -154,7 +154,8 @@ impl CpuCg {
     fn quota_per(&self, cpus: f64, period_us: u64) {
         let us = (cpus * period_us as f64) as u64;
         if self.v1 {
-            // The quota first: the kernel refuses a period under the quota.
+            // No quota while the period changes: a quota left from before
+            // over the new period could ask more than a parent allows.
             fs::write(self.dir.join("cpu.cfs_quota_us"), "-1").unwrap();
             fs::write(self.dir.join("cpu.cfs_period_us"), period_us.to_string()).unwrap();
             fs::write(self.dir.join("cpu.cfs_quota_us"), us.to_string()).unwrap();

@@ -15,10 +15,11 @@
 //! 2,000 resamples of 6 + 6 trials take about 35 µs (the bootstrap's share
 //! of a profile of `compare --json` over 1,000 fleet reports, 38,961
 //! intervals), so judging 60 figures of 6 trials a side takes about 2 ms
-//! with the bootstrap and under 0.15 ms without. Larger sides get fewer resamples ([`resamples_for`]: at
-//! most 40,000 values drawn an interval), which keeps 60 figures of 100
-//! trials a side at 50–65 ms (20–26 ms of it the rank intervals). It is
-//! computed only when two sides are compared, never per fleet host.
+//! with the bootstrap and under 0.15 ms without. Larger sides get fewer
+//! resamples ([`resamples_for`]: at most 40,000 values drawn an
+//! interval), which keeps 60 figures of 100 trials a side at 50–65 ms
+//! (20–26 ms of it the rank intervals). It is computed only when two
+//! sides are compared, never per fleet host.
 
 use super::describe::{median, quantile_sorted};
 use super::rng::Rng;
@@ -310,6 +311,25 @@ mod tests {
             let seed = seed_of(&a, &b);
             let got = median_ratio_interval(&a, &b, 0.95, 300, seed).unwrap();
             assert_eq!(got, by_selection(&a, &b, 0.95, 300, seed), "{a:?} {b:?}");
+        }
+    }
+
+    #[test]
+    fn a_full_word_of_sixteen_values_gives_the_selection_interval() {
+        // 16 values fill every lane of the word; all but one equal tests
+        // draws that pile on one rank.
+        let mut rng = Rng::new(3);
+        let a: Vec<f64> = (0..16).map(|_| 100.0 + rng.below(50) as f64).collect();
+        for b in [
+            (0..16)
+                .map(|_| 90.0 + rng.below(70) as f64)
+                .collect::<Vec<f64>>(),
+            [vec![120.0; 15], vec![80.0]].concat(),
+            (1..=16).map(f64::from).collect(),
+        ] {
+            let seed = seed_of(&a, &b);
+            let got = median_ratio_interval(&a, &b, 0.95, 500, seed).unwrap();
+            assert_eq!(got, by_selection(&a, &b, 0.95, 500, seed), "{b:?}");
         }
     }
 
