@@ -186,9 +186,15 @@ Rate      : 1234.5 words/s
         assert!(render(&read).contains(TALLY_TEXT));
     }
 
-    /// Runs the added sections alone on a sysroot holding `proc/tally`
-    /// (when `words` is given): the report, and the text streamed.
-    fn run(measure: &dyn Measure, words: Option<&str>, args: &[&str]) -> (Report, String) {
+    /// Runs `step` alone through `measure` on a sysroot holding `proc/`,
+    /// and `proc/tally` when `words` is given, with `args` after
+    /// `--sysroot`: the report, and the text streamed.
+    fn run_step(
+        measure: &dyn Measure,
+        words: Option<&str>,
+        args: &[&str],
+        step: impl FnOnce(&mut Run) -> Result<(), crate::run::Stop>,
+    ) -> (Report, String) {
         let root = tempfile::tempdir().unwrap();
         std::fs::create_dir(root.path().join("proc")).unwrap();
         if let Some(w) = words {
@@ -196,8 +202,7 @@ Rate      : 1234.5 words/s
         }
         let sysroot = root.path().to_str().unwrap();
         let cfg = crate::cli::parse(
-            // A sysroot alone is a dry run; the figures are `measure`'s.
-            ["quickbench", "--fake-figures", "--sysroot", sysroot]
+            ["quickbench", "--sysroot", sysroot]
                 .iter()
                 .chain(args)
                 .copied(),
@@ -209,10 +214,17 @@ Rate      : 1234.5 words/s
         let report = {
             let mut sink = TextSink::new(&mut text, &progress);
             let mut run = Run::start(&cfg, measure, &mut sink, &console);
-            run.added().unwrap();
+            step(&mut run).unwrap();
             run.finish().unwrap()
         };
         (report, String::from_utf8(text).unwrap())
+    }
+
+    /// Runs the added sections alone (see [`run_step`]).
+    fn run(measure: &dyn Measure, words: Option<&str>, args: &[&str]) -> (Report, String) {
+        // A sysroot alone is a dry run; the figures are `measure`'s.
+        let args: Vec<&str> = ["--fake-figures"].iter().chain(args).copied().collect();
+        run_step(measure, words, &args, |run| run.added())
     }
 
     #[test]
@@ -316,26 +328,7 @@ Rate      : 1234.5 words/s
     #[test]
     fn the_plan_counts_an_added_sections_steps_once() {
         let plan = |args: &[&str]| -> String {
-            let root = tempfile::tempdir().unwrap();
-            std::fs::create_dir(root.path().join("proc")).unwrap();
-            let cfg = crate::cli::parse(
-                ["quickbench", "--sysroot", root.path().to_str().unwrap()]
-                    .iter()
-                    .chain(args)
-                    .copied(),
-            )
-            .unwrap();
-            let progress = Progress::disabled();
-            let console = Console::new(Progress::disabled());
-            let mut text = Vec::new();
-            let measure = StandIn::default();
-            {
-                let mut sink = TextSink::new(&mut text, &progress);
-                let mut run = Run::start(&cfg, &measure, &mut sink, &console);
-                run.plan().unwrap();
-                run.finish().unwrap();
-            }
-            String::from_utf8(text).unwrap()
+            run_step(&StandIn::default(), None, args, |run| run.plan()).1
         };
         let args = ["--only", "cpuinfo,memory", "--repeat", "3", "-x", "1"];
         let _swap = Swap::tally();
