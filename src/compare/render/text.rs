@@ -79,7 +79,12 @@ pub fn render_text(c: &Comparison, style: &Style, table: bool) -> String {
             .map(|n| format!("{} {}", column(c, n), r.marks[n].join(", ")))
             .collect();
         if !marks.is_empty() {
-            out.push_str(&format!("    marked: {}\n", marks.join("; ")));
+            out.push_str(&under(
+                &format!("marked: {}", marks.join("; ")),
+                4,
+                None,
+                style,
+            ));
         }
     }
     if !c.missing.is_empty() {
@@ -112,17 +117,36 @@ fn verdict_lines(line: String, r: &Row, style: &Style) -> String {
         }
         return out + "\n";
     }
-    let indent = |n: usize| " ".repeat(if at + n <= style.width { at } else { 4 });
     if at + wn <= style.width {
         out.push_str(&format!("  {painted}\n"));
     } else {
-        out = out.trim_end().to_string();
-        out.push_str(&format!("\n{}{painted}\n", indent(wn)));
+        out = out.trim_end().to_string() + "\n";
+        out.push_str(&under(&words, at, Some(&r.verdicts[1]), style));
     }
     if !detail.is_empty() {
-        out.push_str(&format!("{}{detail}\n", indent(dn)));
+        out.push_str(&under(&detail, at, None, style));
     }
     out
+}
+
+/// `text` on lines of its own: from column `at` when it fits there, else
+/// 4 columns in, wrapped to the width (left whole when under 20 columns
+/// would be left); each line painted as `verdict` says, if given.
+fn under(text: &str, at: usize, verdict: Option<&Verdict>, style: &Style) -> String {
+    let paint = |t: &str| verdict.map_or_else(|| t.to_string(), |v| style.paint(t, v));
+    if at + text.chars().count() <= style.width {
+        return format!("{}{}\n", " ".repeat(at), paint(text));
+    }
+    const INDENT: usize = 4;
+    let lines = if style.width >= INDENT + 20 {
+        wrap(text, style.width - INDENT)
+    } else {
+        text.to_string()
+    };
+    lines
+        .lines()
+        .map(|l| format!("{}{}\n", " ".repeat(INDENT), paint(l)))
+        .collect()
 }
 
 /// Whether [`render_text`] writes the fleet table (asked for, or more
@@ -215,4 +239,53 @@ fn columns_fit(c: &Comparison, width: usize) -> bool {
     // label, a column per side, and the verdicts (about 36 each, with
     // their interval)
     label + c.sides.len() * (per + 2) + (c.sides.len() - 1) * 36 <= width
+}
+
+#[cfg(test)]
+mod tests {
+    use super::under;
+    use crate::compare::style::Style;
+    use crate::compare::verdict::Verdict;
+
+    const LONG: &str =
+        "x0.98 [0.73, 1.34]; ±5 % needs over 30 runs a side; 1 other I/O trial left out";
+
+    #[test]
+    fn what_fits_nowhere_is_wrapped_four_columns_in() {
+        let style = |width| Style {
+            color: false,
+            width,
+        };
+        // Under the verdict when it fits there.
+        assert_eq!(
+            under(LONG, 10, None, &style(100)),
+            format!("{}{LONG}\n", " ".repeat(10))
+        );
+        // Else 4 columns in, every line within the width, no word lost.
+        for width in [40, 60, 80] {
+            let text = under(LONG, 42, None, &style(width));
+            assert!(text.lines().count() > 1, "{text}");
+            for l in text.lines() {
+                assert!(
+                    l.starts_with("    ") && l.chars().count() <= width,
+                    "{width}: {l:?}"
+                );
+            }
+            let words: Vec<&str> = text.split_whitespace().collect();
+            assert_eq!(words, LONG.split_whitespace().collect::<Vec<_>>());
+        }
+        // Too narrow to wrap: left whole.
+        assert_eq!(under(LONG, 42, None, &style(20)), format!("    {LONG}\n"));
+        // Each line painted, so a colour never spans a line break.
+        let colored = Style {
+            color: true,
+            width: 40,
+        };
+        for l in under(LONG, 42, Some(&Verdict::Better), &colored).lines() {
+            assert!(
+                l.starts_with("    \x1b[32m") && l.ends_with("\x1b[0m"),
+                "{l:?}"
+            );
+        }
+    }
 }
