@@ -67,6 +67,35 @@ fn a_live_run_validates_with_every_section() {
 }
 
 #[test]
+fn a_run_carries_the_cores_tenancy_on_cpu_and_memory_steps() {
+    let doc = run_json(&["1.5", "-q", "--only", "cpu,memory"]);
+    assert_valid(&doc);
+    let memory = &doc["memory"]["dd_bandwidth"];
+    let steps = doc["cpu_loop"].as_array().unwrap().iter().chain([memory]);
+    for step in steps {
+        let n = step["samples"].as_array().unwrap().len();
+        assert!(n >= 3, "{step}");
+        assert_eq!(
+            step["core_samples"]["per_cycle"].as_array().unwrap().len(),
+            n
+        );
+        if cfg!(target_arch = "x86_64") && step["tenancy_unjudged"].is_null() {
+            let f = step["shared_fraction"].as_f64().expect("shared_fraction");
+            assert!((0.0..=1.0).contains(&f), "{f}");
+            // a rate, or null when no sample was alone
+            assert!(step["alone_rate"].is_null() || step["alone_rate"].as_f64().unwrap() > 0.0);
+            assert_eq!(step["sample_classes"].as_str().unwrap().len(), n);
+            // each trial classed against the same level
+            for t in step["trials"].as_array().unwrap() {
+                assert_eq!(t["per_cycle_level"], step["per_cycle_level"], "{t}");
+            }
+        } else {
+            assert!(step["shared_fraction"].is_null(), "{step}");
+        }
+    }
+}
+
+#[test]
 fn a_dry_run_validates_and_has_a_plan() {
     let doc = run_json(&["--dry-run"]);
     assert_valid(&doc);

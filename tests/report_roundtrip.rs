@@ -9,6 +9,7 @@ use quickbench::conditions::io::DeviceIoShare;
 use quickbench::conditions::load::CpuLoad;
 use quickbench::conditions::procs::ProcessShare;
 use quickbench::conditions::reach::{Reach, ReachVerdict};
+use quickbench::conditions::tenancy::{LevelFrom, Tenancy, Unjudged};
 use quickbench::conditions::{Clock, ProbedClock, StepLoad};
 use quickbench::conditions::{Mark, MarkKind, Measured};
 use quickbench::cpu_loop::mhz::{ClockProbe, CpuMhz, ProbeStatus};
@@ -26,6 +27,7 @@ use quickbench::model::{
 };
 use quickbench::report::read::read_text;
 use quickbench::report::text::render;
+use quickbench::samples::core::CoreSamples;
 use quickbench::samples::Samples;
 use quickbench::stats::Summary;
 use quickbench::sysinfo::procstat::MhzSource;
@@ -340,7 +342,18 @@ fn samples(rng: &mut Rng, figure: f64) -> Samples {
             ci95_hi: interval.map(|_| f + half),
         }),
         printed: None,
+        core: None,
     }
+}
+
+/// The core probe's readings of `n` samples, or none: the JSON carries
+/// them, the text does not.
+fn core_samples(rng: &mut Rng, n: usize) -> Option<CoreSamples> {
+    rng.coin().then(|| CoreSamples {
+        mhz: vec![rng.below(6000) as f64; n],
+        per_cycle: vec![rng.below(1000) as f64 / 7.0; n],
+        on_cpu: vec![rng.below(101) as f64 / 100.0; n],
+    })
 }
 
 /// Others' CPU and steal at their printed precision; what `-x` does not
@@ -406,6 +419,8 @@ fn extended(rng: &mut Rng, r: &mut Report) {
         });
         s.conditions.load = step_load(rng);
         s.figure.samples = samples(rng, s.loops_per_s_mean);
+        s.figure.samples.core = core_samples(rng, s.figure.samples.samples.len());
+        s.conditions.tenancy = tenancy(rng, true);
     }
     // The measured clock: every step probed, or none (the line is then
     // left out). Each CPU as the text keeps it: those that agree at one
@@ -519,6 +534,8 @@ fn extended(rng: &mut Rng, r: &mut Report) {
         bw.conditions.load = step_load(rng);
         let figure = bw.bytes_per_s();
         bw.figure.samples = samples(rng, figure);
+        bw.figure.samples.core = core_samples(rng, bw.figure.samples.samples.len());
+        bw.conditions.tenancy = tenancy(rng, false);
     }
     for l in &mut r.storage_bandwidth {
         let f = &mut l.figure;
@@ -684,6 +701,46 @@ fn repeated<M: TrialFigure + Clone>(
     Repeated::of_trials(trials)
 }
 
+/// A step's tenancy as `-x` prints it (whole loops, or tenths of a GB),
+/// or none: judged or not, any level.
+fn tenancy(rng: &mut Rng, loops: bool) -> Option<Tenancy> {
+    if rng.coin() {
+        return None;
+    }
+    if rng.below(4) == 0 {
+        let why = [
+            Unjudged::NoCycleReference,
+            Unjudged::OwnSiblings,
+            Unjudged::TooFewSamples,
+        ];
+        return Some(Tenancy::unjudged(why[rng.below(3) as usize]));
+    }
+    let level = if loops {
+        rng.below(2000) as f64 / 10_000.0
+    } else {
+        rng.below(4000) as f64 / 100.0
+    };
+    Some(Tenancy {
+        alone_rate: rng.coin().then(|| {
+            if loops {
+                rng.below(1_000_000_000) as f64
+            } else {
+                rng.below(10_000) as f64 / 10.0 * 1e9
+            }
+        }),
+        shared_fraction: rng.coin().then(|| rng.below(101) as f64 / 100.0),
+        shared_loss_percent: rng.coin().then(|| rng.below(90) as f64),
+        per_cycle_level: Some(level),
+        per_cycle_level_from: Some(if rng.coin() {
+            LevelFrom::Bound
+        } else {
+            LevelFrom::BestSamples
+        }),
+        sample_classes: String::new(),
+        tenancy_unjudged: None,
+    })
+}
+
 /// Marks of every kind (the match is exhaustive: a new kind does not
 /// compile until it is generated here).
 fn marks(rng: &mut Rng) -> Vec<Mark> {
@@ -708,6 +765,10 @@ fn marks(rng: &mut Rng) -> Vec<Mark> {
                 },
                 MarkKind::Steal => Mark::Steal {
                     percent: rng.below(100) as f64,
+                },
+                MarkKind::Shared => Mark::Shared {
+                    percent: rng.below(101) as f64,
+                    loss_percent: rng.below(90) as f64,
                 },
                 MarkKind::OtherIo => Mark::OtherIo {
                     device: rng.name(),

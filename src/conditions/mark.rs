@@ -128,6 +128,17 @@ pub enum Mark {
         /// Steal over all time of the CPUs counted, percent.
         percent: f64,
     },
+    /// The core did less work per cycle at the same clock for part of
+    /// the step: shared with something the guest cannot see (another
+    /// tenant on the host's SMT sibling), e.g. `(shared 46 % of the
+    /// time: -33 % work per cycle at the same clock)`
+    /// ([`super::tenancy`]).
+    Shared {
+        /// Shared samples over classed ones, percent.
+        percent: f64,
+        /// How much less work per cycle the shared samples did, percent.
+        loss_percent: f64,
+    },
     /// I/O on a device that the engine did not issue, e.g.
     /// `(other I/O on vda: 31 %)`.
     OtherIo {
@@ -195,6 +206,8 @@ pub enum MarkKind {
     Busy,
     /// [`Mark::Steal`].
     Steal,
+    /// [`Mark::Shared`].
+    Shared,
     /// [`Mark::Throttled`].
     Throttled,
     /// [`Mark::OtherIo`].
@@ -215,9 +228,10 @@ pub enum MarkKind {
 
 impl MarkKind {
     /// Every kind, in the order stderr explains them.
-    pub const ALL: [MarkKind; 10] = [
+    pub const ALL: [MarkKind; 11] = [
         MarkKind::Busy,
         MarkKind::Steal,
+        MarkKind::Shared,
         MarkKind::Throttled,
         MarkKind::OtherIo,
         MarkKind::Cached,
@@ -233,6 +247,7 @@ impl MarkKind {
         match self {
             MarkKind::Busy => "busy",
             MarkKind::Steal => "steal",
+            MarkKind::Shared => "shared",
             MarkKind::Throttled => "throttled",
             MarkKind::OtherIo => "other_io",
             MarkKind::Cached => "cached",
@@ -250,6 +265,7 @@ impl MarkKind {
         match self {
             MarkKind::Busy => "busy",
             MarkKind::Steal => "steal",
+            MarkKind::Shared => "shared",
             MarkKind::Throttled => "throttled",
             MarkKind::OtherIo => "other I/O",
             MarkKind::Cached => "cached",
@@ -280,7 +296,10 @@ impl MarkKind {
     pub fn distorts(self) -> bool {
         match self {
             MarkKind::Busy | MarkKind::Steal | MarkKind::OtherIo | MarkKind::Swapping => true,
-            MarkKind::Throttled
+            // The core as rented: compare judges its alone and shared
+            // figures on rows of their own.
+            MarkKind::Shared
+            | MarkKind::Throttled
             | MarkKind::Cached
             | MarkKind::Clock
             | MarkKind::BelowMaxClock
@@ -302,6 +321,7 @@ impl MarkKind {
                  out of its verdicts",
             ),
             MarkKind::Steal
+            | MarkKind::Shared
             | MarkKind::Throttled
             | MarkKind::OtherIo
             | MarkKind::Cached
@@ -321,6 +341,10 @@ impl MarkKind {
                  step is not a sign of SMT)"
             }
             MarkKind::Steal => "steal (the hypervisor took CPU time)",
+            MarkKind::Shared => {
+                "shared (the core did less work per cycle at the same clock, with no steal: \
+                 another tenant on the host's SMT sibling; compare judges the alone rate apart)"
+            }
             MarkKind::Throttled => "throttled (the cgroup CPU quota stopped the jobs)",
             MarkKind::OtherIo => "other I/O (the device served I/O that was not ours)",
             MarkKind::Cached => {
@@ -356,6 +380,7 @@ impl MarkKind {
     pub fn applies_to(self, step: Step) -> bool {
         match self {
             MarkKind::Busy | MarkKind::Steal => step != Step::Storage,
+            MarkKind::Shared => step != Step::Storage,
             MarkKind::Throttled | MarkKind::ThermalThrottled => true,
             // A storage section's first round writes the file the others
             // overwrite and read: its lines trend upward by design.
@@ -421,6 +446,7 @@ impl Mark {
         match self {
             Mark::Busy { .. } => MarkKind::Busy,
             Mark::Steal { .. } => MarkKind::Steal,
+            Mark::Shared { .. } => MarkKind::Shared,
             Mark::Throttled { .. } => MarkKind::Throttled,
             Mark::OtherIo { .. } => MarkKind::OtherIo,
             Mark::Cached { .. } => MarkKind::Cached,
@@ -454,6 +480,13 @@ impl Mark {
                 }
             }
             Mark::Steal { percent } => format!("steal {percent:.0} %"),
+            Mark::Shared {
+                percent,
+                loss_percent,
+            } => format!(
+                "shared {percent:.0} % of the time: -{loss_percent:.0} % work per cycle at the \
+                 same clock"
+            ),
             Mark::OtherIo { device, percent } => {
                 format!("other I/O on {device}: {percent:.0} %")
             }
@@ -538,6 +571,13 @@ impl Mark {
         if let Some(r) = text.strip_prefix("drift ") {
             return Some(Mark::Drift {
                 percent: signed(r.strip_suffix(" %")?)?,
+            });
+        }
+        if let Some(r) = text.strip_prefix("shared ") {
+            let (n, loss) = r.split_once(" % of the time: -")?;
+            return Some(Mark::Shared {
+                percent: number(n)?,
+                loss_percent: number(loss.strip_suffix(" % work per cycle at the same clock")?)?,
             });
         }
         if let Some(r) = text.strip_prefix("steal ") {
@@ -779,6 +819,7 @@ fn percent_of(m: &Mark) -> f64 {
             others_cpu_percent, ..
         } => *others_cpu_percent,
         Mark::Steal { percent }
+        | Mark::Shared { percent, .. }
         | Mark::Throttled { percent }
         | Mark::OtherIo { percent, .. }
         | Mark::Cached { percent, .. }
@@ -847,6 +888,10 @@ mod tests {
                 }],
             },
             MarkKind::Steal => Mark::Steal { percent: 12.0 },
+            MarkKind::Shared => Mark::Shared {
+                percent: 46.0,
+                loss_percent: 33.0,
+            },
             MarkKind::Throttled => Mark::Throttled { percent: 50.0 },
             MarkKind::OtherIo => Mark::OtherIo {
                 device: "vda".into(),

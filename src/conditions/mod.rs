@@ -27,6 +27,7 @@ pub mod load;
 pub mod mark;
 pub mod procs;
 pub mod reach;
+pub mod tenancy;
 
 use std::ops::Deref;
 
@@ -39,6 +40,7 @@ pub use load::{Sample, Sampler, StepLoad};
 pub use mark::{Mark, MarkKind, Step};
 
 use reach::Reach;
+pub use tenancy::Tenancy;
 
 /// A figure with the conditions it was measured under and the marks they
 /// earned. In the JSON, one object: the figure's keys, the conditions'
@@ -114,6 +116,10 @@ pub struct CpuConditions {
     /// (absent from reports of the stand-in and of older versions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub probe: Option<ProbedClock>,
+    /// Whether the core was alone or shared, from the core probe's
+    /// samples (flat: `alone_rate`, `shared_fraction`, ...).
+    #[serde(flatten)]
+    pub tenancy: Option<Tenancy>,
 }
 
 /// What the runner samples around the dd-like memory step.
@@ -122,6 +128,9 @@ pub struct MemoryConditions {
     /// Other processes, steal and cgroup throttling during the step.
     #[serde(default)]
     pub load: Option<StepLoad>,
+    /// Whether the core was alone or shared (flat, as the CPU loop's).
+    #[serde(flatten)]
+    pub tenancy: Option<Tenancy>,
 }
 
 /// What the runner samples around a storage line.
@@ -176,6 +185,7 @@ mod tests {
                 clock: None,
                 load: Some(StepLoad::default()),
                 probe: None,
+                tenancy: None,
             },
             marks: vec![Mark::Steal { percent: 3.0 }],
             marks_in_trials: Vec::new(),

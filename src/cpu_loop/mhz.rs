@@ -89,7 +89,7 @@ impl ClockProbe {
 #[cfg(target_arch = "x86_64")]
 const ADD_CYCLES: u64 = 8;
 #[cfg(target_arch = "x86_64")]
-const IMUL_CYCLES: u64 = 24;
+pub(crate) const IMUL_CYCLES: u64 = 24;
 
 /// `iters` iterations of 8 dependent `add reg, reg`: 8 cycles each. The
 /// loop counter is a separate chain that runs beside it.
@@ -123,7 +123,7 @@ fn add_chain(iters: u64) {
 
 /// `iters` iterations of 8 dependent `imul reg, reg`: 24 cycles each.
 #[cfg(target_arch = "x86_64")]
-fn imul_chain(iters: u64) {
+pub(crate) fn imul_chain(iters: u64) {
     let mut a: u64 = 3;
     let b: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut n = iters;

@@ -27,6 +27,7 @@ pub mod mhz;
 pub mod smt;
 
 use crate::end::End;
+use crate::samples::core::{CoreCounter, CoreProbe, CoreTotals};
 
 /// The definition of one loop; printed in the header. Bump it whenever
 /// [`body`] changes, since figures are then no longer comparable.
@@ -34,6 +35,15 @@ pub const LOOP_VERSION: u32 = 1;
 
 /// A one-line description of the loop for the header.
 pub const LOOP_DESCRIPTION: &str = "8 independent multiply-xorshift chains";
+
+/// The most work per cycle the loop allows on x86-64: eight 64-bit
+/// multiplies a loop, and one multiplier issue a cycle (every x86-64 core
+/// since Nehalem and Bulldozer). Alone, cores reach 99 % of it.
+pub const LOOPS_PER_CYCLE_BOUND: Option<f64> = if cfg!(target_arch = "x86_64") {
+    Some(1.0 / 8.0)
+} else {
+    None
+};
 
 /// Loops between two reads of the stop flag.
 pub const BATCH: u64 = 4096;
@@ -92,11 +102,22 @@ fn body(s: &mut [u64; 8]) {
     s[7] ^= s[7] >> 37;
 }
 
-/// Runs loops until `stop` is set; returns the number of loops done.
-/// With a `counter`, stores the running count in it after every batch,
-/// where the stop flag is read.
+/// Batches between two readings of the core probe: about 36 µs of loops
+/// at 455 M loops/s.
+const PROBE_BATCHES: u32 = 4;
+
+/// Runs loops until `stop` is set; returns the number of loops done and
+/// the core probe's totals. With a `counter`, stores the running count in
+/// it after every batch, where the stop flag is read; with `core`, runs
+/// the core probe ([`crate::samples::core`]) every [`PROBE_BATCHES`]
+/// batches and stores its totals there.
 #[inline(never)]
-pub fn spin(stop: &AtomicBool, seed: u64, counter: Option<&crate::samples::Counter>) -> u64 {
+pub fn spin(
+    stop: &AtomicBool,
+    seed: u64,
+    counter: Option<&crate::samples::Counter>,
+    core: Option<&CoreCounter>,
+) -> (u64, CoreTotals) {
     let mut s = [
         seed | 1,
         seed ^ 0x1234_5678_9abc_def1,
@@ -108,6 +129,8 @@ pub fn spin(stop: &AtomicBool, seed: u64, counter: Option<&crate::samples::Count
         seed.rotate_left(31) ^ 11,
     ];
     let mut loops = 0u64;
+    let mut probe = core.map(|_| CoreProbe::start());
+    let mut batches = 0u32;
     while !stop.load(Ordering::Relaxed) {
         for _ in 0..BATCH {
             body(&mut s);
@@ -116,9 +139,17 @@ pub fn spin(stop: &AtomicBool, seed: u64, counter: Option<&crate::samples::Count
         if let Some(c) = counter {
             c.set(loops);
         }
+        if let (Some(p), Some(c)) = (&mut probe, core) {
+            batches += 1;
+            if batches == PROBE_BATCHES {
+                batches = 0;
+                p.done(u64::from(PROBE_BATCHES) * BATCH);
+                c.set(p.totals());
+            }
+        }
     }
     black_box(s);
-    loops
+    (loops, probe.map(|p| p.totals()).unwrap_or_default())
 }
 
 /// Runs one step of `jobs` jobs for `duration`, or until `interrupted()`
@@ -130,18 +161,21 @@ pub fn run_step(jobs: u32, duration: Duration, interrupted: &dyn Fn() -> bool) -
     let interval = crate::samples::plan(duration);
     let counters: Arc<Vec<crate::samples::Counter>> =
         Arc::new((0..jobs).map(|_| Default::default()).collect());
+    let cores: Arc<Vec<CoreCounter>> = Arc::new((0..jobs).map(|_| Default::default()).collect());
     let handles: Vec<_> = (0..jobs)
         .map(|i| {
             let stop = Arc::clone(&stop);
             let barrier = Arc::clone(&barrier);
             let counters = Arc::clone(&counters);
+            let cores = Arc::clone(&cores);
             thread::spawn(move || {
                 let counter = interval.map(|_| &counters[i as usize]);
+                let core = interval.map(|_| &cores[i as usize]);
                 barrier.wait();
                 let t0 = Instant::now();
-                let loops = spin(&stop, 0x5eed_0000 + u64::from(i), counter);
+                let (loops, core) = spin(&stop, 0x5eed_0000 + u64::from(i), counter, core);
                 let end = Instant::now();
-                (loops, end - t0, end)
+                (loops, core, end - t0, end)
             })
         })
         .collect();
@@ -151,26 +185,28 @@ pub fn run_step(jobs: u32, duration: Duration, interrupted: &dyn Fn() -> bool) -
         t0,
         duration,
         interval,
-        &counters,
+        (&counters, Some(&cores[..])),
         f64::from(jobs),
         interrupted,
     );
     stop.store(true, Ordering::Relaxed);
-    let (mut total, mut last_end) = (0, t0);
+    let (mut total, mut last_end, mut core) = (0, t0, Vec::new());
     let loops_per_s_each: Vec<f64> = handles
         .into_iter()
         .map(|h| match h.join() {
-            Ok((loops, el, end)) if el.as_secs_f64() > 0.0 => {
+            Ok((loops, c, el, end)) if el.as_secs_f64() > 0.0 => {
                 total += loops;
                 last_end = last_end.max(end);
+                core.push(c);
                 loops as f64 / el.as_secs_f64()
             }
             _ => 0.0,
         })
         .collect();
     // the last sample ends with the last job, as the figure does
+    let core = CoreTotals::sum(core.into_iter());
     let samples = sampler
-        .map(|s| s.finish(last_end - t0, total))
+        .map(|s| s.finish_core(last_end - t0, total, core))
         .unwrap_or_default();
     let loops_per_s_mean = if loops_per_s_each.is_empty() {
         0.0
@@ -188,27 +224,37 @@ pub fn run_step(jobs: u32, duration: Duration, interrupted: &dyn Fn() -> bool) -
 }
 
 /// Sleeps like [`crate::signals::sleep_unless`] from `t0` for `duration`,
-/// reading the jobs' `counters` at each boundary of `interval` (none when
-/// `None`); returns whether `interrupted()` cut the sleep, and the sampler
-/// (rates divided by `per`, the jobs: a per-job rate), which the caller
-/// finishes once the jobs have stopped, with their end and their total.
+/// reading the jobs' counters (and their core probes', when given) at
+/// each boundary of `interval` (none when `None`); returns whether
+/// `interrupted()` cut the sleep, and the sampler (rates divided by
+/// `per`, the jobs: a per-job rate), which the caller finishes once the
+/// jobs have stopped, with their end and their total.
 pub fn sample_while(
     t0: Instant,
     duration: Duration,
     interval: Option<Duration>,
-    counters: &[crate::samples::Counter],
+    (counters, cores): (&[crate::samples::Counter], Option<&[CoreCounter]>),
     per: f64,
     interrupted: &dyn Fn() -> bool,
 ) -> (bool, Option<crate::samples::RateSampler>) {
     let Some(interval) = interval else {
         return (crate::signals::sleep_unless(duration, interrupted), None);
     };
-    let sampler = RefCell::new(crate::samples::RateSampler::new(interval, per));
+    let mut sampler = crate::samples::RateSampler::new(interval, per);
+    if cores.is_some() {
+        sampler = sampler.with_core();
+    }
+    let sampler = RefCell::new(sampler);
     let cut = crate::signals::sleep_unless(duration, &|| {
         let at = t0.elapsed();
         let mut s = sampler.borrow_mut();
         if s.due(at) {
-            s.observe(at, crate::samples::total(counters));
+            let core = cores.map(|c| CoreTotals::sum(c.iter().map(CoreCounter::get)));
+            s.observe_core(
+                at,
+                crate::samples::total(counters),
+                core.unwrap_or_default(),
+            );
         }
         interrupted()
     });

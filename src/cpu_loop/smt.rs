@@ -126,6 +126,22 @@ fn siblings_of(sys: &Sysroot, cpu: u32) -> Vec<u32> {
     v
 }
 
+/// How many cores the `usable` CPUs span (their distinct sibling lists,
+/// each restricted to the usable CPUs).
+pub fn cores_of(sys: &Sysroot, usable: &[u32]) -> usize {
+    let mut cores: Vec<Vec<u32>> = usable
+        .iter()
+        .map(|&c| {
+            let mut s = siblings_of(sys, c);
+            s.retain(|x| usable.contains(x));
+            s
+        })
+        .collect();
+    cores.sort();
+    cores.dedup();
+    cores.len().max(1)
+}
+
 /// Chooses the CPUs of the probe among `usable`, from the topology.
 pub fn plan(sys: &Sysroot, usable: &[u32]) -> SmtPlan {
     // Group the usable CPUs by core (a core = its full sibling list).
@@ -190,7 +206,7 @@ fn run_pair(
                 let counter = interval.map(|_| &counters[i]);
                 barrier.wait();
                 let t0 = Instant::now();
-                let loops = spin(&stop, 0x5e7_0000 + i as u64, counter);
+                let (loops, _) = spin(&stop, 0x5e7_0000 + i as u64, counter, None);
                 let end = Instant::now();
                 (pinned, loops, end - t0, end)
             })
@@ -198,7 +214,14 @@ fn run_pair(
         .collect();
     barrier.wait();
     let t0 = Instant::now();
-    let (cut, sampler) = sample_while(t0, duration, interval, &counters[..], 2.0, interrupted);
+    let (cut, sampler) = sample_while(
+        t0,
+        duration,
+        interval,
+        (&counters[..], None),
+        2.0,
+        interrupted,
+    );
     stop.store(true, Ordering::Relaxed);
     let mut rates = Vec::new();
     let mut all_pinned = true;

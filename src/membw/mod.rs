@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 
 use crate::end::End;
+use crate::samples::core::CoreProbe;
 use crate::Sysroot;
 
 pub mod dram;
@@ -85,7 +86,8 @@ pub fn measure(
     let buf = &mut backing[off..off + BLOCK_BYTES];
     let mut bytes = 0u64;
     let mut sampler = crate::samples::plan(duration)
-        .map(|interval| crate::samples::RateSampler::new(interval, 1.0));
+        .map(|interval| crate::samples::RateSampler::new(interval, 1.0).with_core());
+    let mut probe = sampler.as_ref().map(|_| CoreProbe::start());
     let t0 = Instant::now();
     let mut cut_short = false;
     let elapsed = loop {
@@ -95,10 +97,14 @@ pub fn measure(
         null.write_all(&buf[..n])
             .with_context(|| format!("writing {}", null_path.display()))?;
         bytes += n as u64;
+        if let Some(p) = &mut probe {
+            p.done(n as u64);
+        }
         let el = t0.elapsed();
         if let Some(s) = &mut sampler {
             if s.due(el) {
-                s.observe(el, bytes);
+                let core = probe.as_ref().map(CoreProbe::totals);
+                s.observe_core(el, bytes, core.unwrap_or_default());
             }
         }
         if el >= duration {
@@ -113,7 +119,10 @@ pub fn measure(
         bytes,
         elapsed_ns: elapsed.as_nanos() as u64,
         samples: sampler
-            .map(|s| s.finish(elapsed, bytes))
+            .map(|s| {
+                let core = probe.as_ref().map(CoreProbe::totals);
+                s.finish_core(elapsed, bytes, core.unwrap_or_default())
+            })
             .unwrap_or_default(),
         end: End::cut_if(cut_short),
     })

@@ -179,10 +179,17 @@ fn joined(all: &[&Samples]) -> Option<Samples> {
         return None;
     }
     let rates = all.iter().flat_map(|s| s.samples.iter().copied()).collect();
-    Some(Samples::new(
-        rates,
-        interval.map(std::time::Duration::from_nanos),
-    ))
+    let mut joined = Samples::new(rates, interval.map(std::time::Duration::from_nanos));
+    if all.iter().all(|s| s.core.is_some()) {
+        let mut core = crate::samples::core::CoreSamples::default();
+        for c in all.iter().filter_map(|s| s.core.as_ref()) {
+            core.mhz.extend(&c.mhz);
+            core.per_cycle.extend(&c.per_cycle);
+            core.on_cpu.extend(&c.on_cpu);
+        }
+        joined.core = Some(core);
+    }
+    Some(joined)
 }
 
 impl Pooled for LoopStep {

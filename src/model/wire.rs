@@ -20,6 +20,7 @@ use crate::blockdev::BlockStat;
 use crate::conditions::clock::Clock;
 use crate::conditions::mark::InTrials;
 use crate::conditions::reach::Reach;
+use crate::conditions::tenancy::{LevelFrom, Tenancy, Unjudged};
 use crate::conditions::{
     CpuConditions, LineConditions, Mark, Measured, MemoryConditions, ProbedClock, StepLoad,
 };
@@ -27,6 +28,7 @@ use crate::cpu_loop::LoopStep;
 use crate::dd_io::{DeviceDelta, Direction, LineResult};
 use crate::end::End;
 use crate::membw::DdBandwidth;
+use crate::samples::core::CoreSamples;
 use crate::samples::Samples;
 use crate::stats::Summary;
 
@@ -103,13 +105,36 @@ fn samples(
     samples: Vec<f64>,
     sample_interval_ns: Option<u64>,
     sample_summary: Option<Summary>,
+    core: Option<CoreSamples>,
 ) -> Samples {
     Samples {
         samples,
         sample_interval_ns,
         sample_summary,
         printed: None,
+        core,
     }
+}
+
+/// `Tenancy`'s keys; `None` in reports written before the core probe.
+fn tenancy(
+    alone_rate: Option<f64>,
+    shared_fraction: Option<f64>,
+    shared_loss_percent: Option<f64>,
+    per_cycle_level: Option<f64>,
+    per_cycle_level_from: Option<LevelFrom>,
+    sample_classes: Option<String>,
+    tenancy_unjudged: Option<Unjudged>,
+) -> Option<Tenancy> {
+    Some(Tenancy {
+        alone_rate,
+        shared_fraction,
+        shared_loss_percent,
+        per_cycle_level,
+        per_cycle_level_from,
+        sample_classes: sample_classes?,
+        tenancy_unjudged,
+    })
 }
 
 /// A CPU loop step or trial, flat.
@@ -125,6 +150,8 @@ pub struct CpuWire {
     sample_interval_ns: Option<u64>,
     #[serde(default)]
     sample_summary: Option<Summary>,
+    #[serde(default)]
+    core_samples: Option<CoreSamples>,
     #[serde(with = "crate::end::cut_short")]
     cut_short: End,
     conditions: Option<Clock>,
@@ -132,6 +159,20 @@ pub struct CpuWire {
     load: Option<StepLoad>,
     #[serde(default)]
     probe: Option<ProbedClock>,
+    #[serde(default)]
+    alone_rate: Option<f64>,
+    #[serde(default)]
+    shared_fraction: Option<f64>,
+    #[serde(default)]
+    shared_loss_percent: Option<f64>,
+    #[serde(default)]
+    per_cycle_level: Option<f64>,
+    #[serde(default)]
+    per_cycle_level_from: Option<LevelFrom>,
+    #[serde(default)]
+    sample_classes: Option<String>,
+    #[serde(default)]
+    tenancy_unjudged: Option<Unjudged>,
     #[serde(default)]
     marks: Vec<Mark>,
     #[serde(default)]
@@ -154,13 +195,27 @@ impl FromWire for Measured<LoopStep, CpuConditions> {
                 loops_per_s_each: w.loops_per_s_each,
                 loops_per_s_mean: w.loops_per_s_mean,
                 elapsed_ns: w.elapsed_ns,
-                samples: samples(w.samples, w.sample_interval_ns, w.sample_summary),
+                samples: samples(
+                    w.samples,
+                    w.sample_interval_ns,
+                    w.sample_summary,
+                    w.core_samples,
+                ),
                 end: w.cut_short,
             },
             conditions: CpuConditions {
                 clock: w.conditions,
                 load: w.load,
                 probe: w.probe,
+                tenancy: tenancy(
+                    w.alone_rate,
+                    w.shared_fraction,
+                    w.shared_loss_percent,
+                    w.per_cycle_level,
+                    w.per_cycle_level_from,
+                    w.sample_classes,
+                    w.tenancy_unjudged,
+                ),
             },
             marks: w.marks,
             marks_in_trials: w.marks_in_trials,
@@ -186,10 +241,26 @@ pub struct MemoryWire {
     sample_interval_ns: Option<u64>,
     #[serde(default)]
     sample_summary: Option<Summary>,
+    #[serde(default)]
+    core_samples: Option<CoreSamples>,
     #[serde(with = "crate::end::cut_short")]
     cut_short: End,
     #[serde(default)]
     load: Option<StepLoad>,
+    #[serde(default)]
+    alone_rate: Option<f64>,
+    #[serde(default)]
+    shared_fraction: Option<f64>,
+    #[serde(default)]
+    shared_loss_percent: Option<f64>,
+    #[serde(default)]
+    per_cycle_level: Option<f64>,
+    #[serde(default)]
+    per_cycle_level_from: Option<LevelFrom>,
+    #[serde(default)]
+    sample_classes: Option<String>,
+    #[serde(default)]
+    tenancy_unjudged: Option<Unjudged>,
     #[serde(default)]
     marks: Vec<Mark>,
     #[serde(default)]
@@ -210,10 +281,26 @@ impl FromWire for Measured<DdBandwidth, MemoryConditions> {
             figure: DdBandwidth {
                 bytes: w.bytes,
                 elapsed_ns: w.elapsed_ns,
-                samples: samples(w.samples, w.sample_interval_ns, w.sample_summary),
+                samples: samples(
+                    w.samples,
+                    w.sample_interval_ns,
+                    w.sample_summary,
+                    w.core_samples,
+                ),
                 end: w.cut_short,
             },
-            conditions: MemoryConditions { load: w.load },
+            conditions: MemoryConditions {
+                load: w.load,
+                tenancy: tenancy(
+                    w.alone_rate,
+                    w.shared_fraction,
+                    w.shared_loss_percent,
+                    w.per_cycle_level,
+                    w.per_cycle_level_from,
+                    w.sample_classes,
+                    w.tenancy_unjudged,
+                ),
+            },
             marks: w.marks,
             marks_in_trials: w.marks_in_trials,
         };
@@ -290,7 +377,7 @@ impl FromWire for Measured<LineResult, LineConditions> {
                 bytes: w.bytes,
                 ios: w.ios,
                 elapsed_ns: w.elapsed_ns,
-                samples: samples(w.samples, w.sample_interval_ns, w.sample_summary),
+                samples: samples(w.samples, w.sample_interval_ns, w.sample_summary, None),
                 fdatasync_ns: w.fdatasync_ns,
                 mb_per_s: w.mb_per_s,
                 iops: w.iops,

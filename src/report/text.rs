@@ -206,14 +206,13 @@ fn body(r: &Report, item: Item) -> Vec<String> {
             v
         }
         Item::ExtendedMemory => {
-            let dd_load = r
-                .memory
-                .as_ref()
-                .and_then(|m| m.dd_bandwidth.as_ref())
-                .and_then(super::extended::dd_bandwidth_line);
+            let dd = r.memory.as_ref().and_then(|m| m.dd_bandwidth.as_ref());
+            let dd_load = dd.and_then(super::extended::dd_bandwidth_line);
+            let dd_core = dd.and_then(super::extended::dd_core_line);
             let x = r.extended.as_ref();
             dd_load
                 .into_iter()
+                .chain(dd_core)
                 .chain(
                     x.and_then(|x| x.dram.as_ref())
                         .map(super::extended::memory_lines)

@@ -1,7 +1,9 @@
 //! `[ CPU info ]` and `[ CPU loop ]`.
 
 use crate::cli::Section;
+use crate::conditions::tenancy::{self, Unjudged};
 use crate::conditions::{mark, CpuConditions, Mark, ProbedClock, Sampler, Step};
+use crate::cpu_loop::LOOPS_PER_CYCLE_BOUND;
 use crate::model::{CpuInfo, CpuTrial};
 use crate::sink::Item;
 use crate::sysinfo;
@@ -42,6 +44,10 @@ impl<'a> Run<'a> {
         }
         self.emit(Item::CpuLoopTitle)?;
         let jobs = cpu_jobs(&self.sys);
+        let cores = crate::cpu_loop::smt::cores_of(&self.sys, &self.cpus);
+        // Whether a step so far reached the loop's bound: then it is the
+        // level of every step.
+        let mut reached = false;
         // The clock before any step has loaded the CPUs (cold).
         self.cold_clock = self.probe_clock();
         let mut rounds = Rounds::new(jobs.len(), self.rounds(), self.budgeted());
@@ -61,8 +67,11 @@ impl<'a> Run<'a> {
                     rounds.cut(round);
                 }
                 rounds.add(i, round, step);
-                for mut step in rounds.ready() {
+                let ready = rounds.ready();
+                reached |= bound_reached(&ready);
+                for mut step in ready {
                     hot_clock_on_the_step(&mut step);
+                    self.judge_tenancy(&mut step, cores, reached);
                     self.report.cpu_loop.push(step);
                     self.emit(Item::CpuStep(self.report.cpu_loop.len() - 1))?;
                 }
@@ -79,12 +88,27 @@ impl<'a> Run<'a> {
         if let Some(o) = &mut self.report.trial_order {
             o.cpu_loop_added = added.iter().map(|&i| jobs[i]).collect();
         }
-        for mut step in rounds.ready() {
+        let ready = rounds.ready();
+        reached |= bound_reached(&ready);
+        for mut step in ready {
             hot_clock_on_the_step(&mut step);
+            self.judge_tenancy(&mut step, cores, reached);
             self.report.cpu_loop.push(step);
             self.emit(Item::CpuStep(self.report.cpu_loop.len() - 1))?;
         }
         Ok(())
+    }
+
+    /// Classes a finished step's samples alone or shared; not when its
+    /// jobs outnumber the `cores` the guest sees (they share siblings).
+    fn judge_tenancy(&self, step: &mut crate::model::CpuStep, cores: usize, reached: bool) {
+        let own = (step.jobs as usize > cores).then_some(Unjudged::OwnSiblings);
+        super::tenancy::judge(
+            step,
+            (LOOPS_PER_CYCLE_BOUND, reached),
+            tenancy::CPU_SHARED_BELOW,
+            own,
+        );
     }
 
     /// The measured clock of this process's CPUs. The probe loads them
@@ -136,11 +160,21 @@ impl<'a> Run<'a> {
                 clock: sample.as_ref().and_then(|s| s.clock),
                 load: sample.map(|s| s.load),
                 probe,
+                tenancy: None,
             },
         };
         self.explain(&step.marks);
         step
     }
+}
+
+/// Whether one of `steps` reached the loop's bound.
+fn bound_reached(steps: &[crate::model::CpuStep]) -> bool {
+    LOOPS_PER_CYCLE_BOUND.is_some_and(|b| {
+        steps
+            .iter()
+            .any(|s| tenancy::reaches(&super::tenancy::readings(s), b))
+    })
 }
 
 /// The step's measured clock is the one after its last trial: the step

@@ -1,7 +1,7 @@
 //! `[ Memory ]`.
 
 use crate::cli::Section;
-use crate::conditions::{mark, MemoryConditions, Step};
+use crate::conditions::{mark, tenancy, MemoryConditions, Step};
 use crate::model::{Memory, MemoryTrial};
 use crate::sink::Item;
 use crate::sysinfo;
@@ -58,7 +58,8 @@ impl<'a> Run<'a> {
             "memory bandwidth",
             |run, _, round| run.memory_trial(round),
         )?;
-        if let (Some(bw), Some(m)) = (rounds.ready().pop(), &mut self.report.memory) {
+        if let (Some(mut bw), Some(m)) = (rounds.ready().pop(), &mut self.report.memory) {
+            super::tenancy::judge(&mut bw, (None, false), tenancy::MEMORY_SHARED_BELOW, None);
             m.dd_bandwidth = Some(bw);
         }
         self.emit(Item::MemoryBandwidth)
@@ -79,7 +80,10 @@ impl<'a> Run<'a> {
                     figure,
                     marks: mark::marks(Step::Memory, load.as_ref(), None),
                     marks_in_trials: Vec::new(),
-                    conditions: MemoryConditions { load },
+                    conditions: MemoryConditions {
+                        load,
+                        tenancy: None,
+                    },
                 };
                 self.explain(&bw.marks);
                 Some(bw)

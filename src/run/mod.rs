@@ -15,6 +15,7 @@ mod memory;
 mod rounds;
 mod stand_in;
 mod storage;
+mod tenancy;
 
 use std::io;
 use std::time::Duration;

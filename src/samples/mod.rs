@@ -22,6 +22,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::stats::Summary;
 
+pub mod core;
+
+use self::core::{CoreSamples, CoreTotals, CoreTrack};
+
 /// The longest sub-interval: fio's default for its bandwidth log averages.
 pub const MAX_INTERVAL: Duration = Duration::from_millis(500);
 
@@ -77,6 +81,14 @@ pub struct Samples {
     /// read from JSON.
     #[serde(skip)]
     pub printed: Option<PrintedSpread>,
+    /// What the core probe read in each sample (CPU loop and memory steps
+    /// measured with it; `None` elsewhere and in older reports).
+    #[serde(
+        default,
+        rename = "core_samples",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub core: Option<CoreSamples>,
 }
 
 /// A step's spread as the text report prints it: how many samples, and
@@ -101,6 +113,7 @@ impl Samples {
                 .map(|d| d.as_nanos() as u64),
             samples: rates,
             printed: None,
+            core: None,
         }
     }
 
@@ -176,6 +189,7 @@ pub struct RateSampler {
     last_count: u64,
     next: Duration,
     rates: Vec<f64>,
+    core: Option<CoreTrack>,
 }
 
 impl RateSampler {
@@ -190,7 +204,16 @@ impl RateSampler {
             last_count: 0,
             next: interval,
             rates: Vec::new(),
+            core: None,
         }
+    }
+
+    /// The same, also keeping the core probe's readings of each sample
+    /// (given to [`RateSampler::observe_core`] and
+    /// [`RateSampler::finish_core`]).
+    pub fn with_core(mut self) -> RateSampler {
+        self.core = Some(CoreTrack::default());
+        self
     }
 
     /// True when a boundary passed at `at`: time to read the counters.
@@ -207,21 +230,29 @@ impl RateSampler {
     /// The count was `count` at `at`: records one sample for each
     /// sub-interval that ended since the last observation.
     pub fn observe(&mut self, at: Duration, count: u64) {
+        self.observe_core(at, count, CoreTotals::default());
+    }
+
+    /// [`RateSampler::observe`], with the jobs' core probe totals then.
+    pub fn observe_core(&mut self, at: Duration, count: u64, core: CoreTotals) {
         if !self.due(at) {
             return;
         }
         let ended = self.slot(at) - self.slot(self.last_at);
-        self.push(at, count, ended);
+        self.push(at, count, ended, core);
         self.next = self.interval * ((self.slot(at) + 1) as u32);
     }
 
     /// Records `times` samples of the rate since the last observation.
-    fn push(&mut self, at: Duration, count: u64, times: u128) {
+    fn push(&mut self, at: Duration, count: u64, times: u128, core: CoreTotals) {
         let dt = at.saturating_sub(self.last_at).as_secs_f64();
         if dt > 0.0 {
-            let n = count.saturating_sub(self.last_count) as f64;
-            let rate = n / dt / self.per;
+            let n = count.saturating_sub(self.last_count);
+            let rate = n as f64 / dt / self.per;
             self.rates.extend(std::iter::repeat_n(rate, times as usize));
+            if let Some(c) = &mut self.core {
+                c.record(core, n, dt * 1e9, self.per, times as usize);
+            }
         }
         self.last_at = at;
         self.last_count = count;
@@ -231,14 +262,21 @@ impl RateSampler {
     /// the last observation, and the last, partial one when it lasted at
     /// least half an interval (a shorter one would be noise on a few
     /// ticks; its time is left out).
-    pub fn finish(mut self, at: Duration, count: u64) -> Samples {
+    pub fn finish(self, at: Duration, count: u64) -> Samples {
+        self.finish_core(at, count, CoreTotals::default())
+    }
+
+    /// [`RateSampler::finish`], with the jobs' core probe totals at the end.
+    pub fn finish_core(mut self, at: Duration, count: u64, core: CoreTotals) -> Samples {
         if at > self.last_at {
             let ended = self.slot(at) - self.slot(self.last_at);
             let tail_from = self.last_at.max(self.interval * (self.slot(at) as u32));
             let partial = at - tail_from >= self.interval / 2;
-            self.push(at, count, ended + u128::from(partial));
+            self.push(at, count, ended + u128::from(partial), core);
         }
-        Samples::new(self.rates, Some(self.interval))
+        let mut s = Samples::new(self.rates, Some(self.interval));
+        s.core = self.core.map(|c| c.samples);
+        s
     }
 }
 

@@ -24,13 +24,14 @@ use crate::blockdev::BlockStat;
 use crate::conditions::io::DeviceIoShare;
 use crate::conditions::load::CpuLoad;
 use crate::conditions::reach::{Reach, ReachVerdict};
+use crate::conditions::tenancy::{Tenancy, Words};
 use crate::conditions::{Clock, StepLoad};
 use crate::cpu_loop::smt::{SmtPlan, SmtProbe};
 use crate::dd_io::Direction;
 use crate::membw::dram::{ArrayBound, ArrayPlan, DramBandwidth, DramNote, DramRun, Stores};
 use crate::model::forms::{device_details, spread};
 use crate::model::{BlockSize, Extended, RawSection, Report};
-use crate::report::extended::{OddCpu, CPUFREQ_LABEL, GOES_ON};
+use crate::report::extended::{OddCpu, CORE_LABEL, CPUFREQ_LABEL, GOES_ON};
 use crate::samples::Samples;
 use crate::sysinfo::cpufreq::Cpufreq;
 use crate::sysinfo::procstat::MhzSource;
@@ -119,6 +120,18 @@ fn cpu(r: &mut Report, x: &mut Extended, lines: &[String]) {
             }
         } else if let Some(rest) = l.strip_prefix(CPUFREQ_LABEL) {
             r.cpufreq = Cpufreq::parse_settings(rest);
+        } else if let Some(rest) = l.strip_prefix(CORE_LABEL) {
+            let read = rest.split_once(" // jobs ").and_then(|(jobs, words)| {
+                Some((
+                    jobs.parse::<u32>().ok()?,
+                    Tenancy::parse_words(words, Words::Loops)?,
+                ))
+            });
+            if let Some((jobs, t)) = read {
+                if let Some(s) = r.cpu_loop.iter_mut().find(|s| s.jobs == jobs) {
+                    s.conditions.tenancy = Some(t);
+                }
+            }
         } else if l.contains(" // jobs : ") {
             // The lines follow the steps, one each, read or not.
             let Some(s) = r.cpu_loop.get_mut(step) else {
@@ -468,6 +481,11 @@ fn memory(r: &mut Report, x: &mut Extended, lines: &[String]) {
             if let (Some(bw), Some((samples, load))) = (bw, dd_step(rest)) {
                 bw.figure.samples = samples;
                 bw.conditions.load = load;
+            }
+        } else if let Some(rest) = l.strip_prefix(CORE_LABEL) {
+            let bw = r.memory.as_mut().and_then(|m| m.dd_bandwidth.as_mut());
+            if let (Some(bw), Some(t)) = (bw, Tenancy::parse_words(rest, Words::Bytes)) {
+                bw.conditions.tenancy = Some(t);
             }
         } else if let Some(rest) = l.strip_prefix("Arrays    : ") {
             plan = arrays(rest);
