@@ -99,6 +99,9 @@ pub enum Unit {
     GigabytesPerSecond,
     /// A ratio (`-x`: the SMT probe).
     Ratio,
+    /// A share of a step's time, percent (the time its core was not
+    /// shared).
+    PercentOfTime,
     /// An added section's figure's unit, by its word (`words/s`).
     Added(&'static str),
 }
@@ -115,6 +118,7 @@ impl Unit {
             Unit::Microseconds => "µs",
             Unit::GigabytesPerSecond => "GB/s",
             Unit::Ratio => "x",
+            Unit::PercentOfTime => "% of the time",
             Unit::Added(word) => word,
         }
     }

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use super::fact::{Better, Fact, FactTrial, Figure, FigureKind, Method, Section, Unit};
 use super::facts_added::facts_added;
 use super::facts_extended::facts_extended;
-use crate::conditions::Mark;
+use crate::conditions::{Mark, Tenancy};
 use crate::model::{BlockSize, IoTrial, Repeated, Report, StackNode};
 use crate::stats::{Summary, TrialValue};
 use crate::units::dd_rate;
@@ -126,7 +126,7 @@ fn cpu_loop(r: &Report) -> Vec<Fact> {
     let method = loop_method(r);
     r.cpu_loop
         .iter()
-        .map(|s| {
+        .flat_map(|s| {
             let mut f = Figure::new(
                 Section::CpuLoop,
                 format!("{:2} // jobs", s.jobs),
@@ -145,9 +145,116 @@ fn cpu_loop(r: &Report) -> Vec<Fact> {
             f.method = Some(method);
             f.end = s.end.clone();
             f.marks = s.marks.clone();
-            Fact::Figure(f)
+            let label = format!("{:2} // jobs", s.jobs);
+            let kind = (Unit::LoopsPerJobPerSecond, FigureKind::CpuLoop);
+            let mut v = vec![Fact::Figure(f)];
+            v.extend(tenancy_figures(
+                s,
+                &label,
+                kind,
+                |t| &t.figure.samples,
+                |t| t.conditions.tenancy.as_ref(),
+            ));
+            for f in &mut v[1..] {
+                if let Fact::Figure(f) = f {
+                    f.method = Some(method);
+                }
+            }
+            v
         })
         .collect()
+}
+
+/// The rows of a step's tenancy, when it was judged: `<label> alone`, the
+/// figure over the samples classed alone (each trial's), and `<label>
+/// not shared`, the share of the time the core was not shared (each
+/// trial's; at least 1 %, so that a trial shared throughout still has a
+/// ratio), judged like the step from its trials.
+fn tenancy_figures<M>(
+    step: &Repeated<M>,
+    label: &str,
+    (unit, kind): (Unit, FigureKind),
+    samples: impl Fn(&M) -> &crate::samples::Samples,
+    tenancy: impl Fn(&M) -> Option<&Tenancy>,
+) -> Vec<Fact>
+where
+    M: HasMarks,
+{
+    let Some(t) = tenancy(&step.step).filter(|t| t.shared_fraction.is_some()) else {
+        return Vec::new();
+    };
+    let runs = runs_of(step);
+    let mut v = Vec::new();
+    if let Some(alone) = t.alone_rate {
+        let mut f = Figure::new(
+            step_section(kind),
+            format!("{label} alone"),
+            (Better::Higher, unit, kind),
+            alone,
+            rate_words(unit, alone),
+        );
+        f.trials = runs
+            .iter()
+            .filter_map(|r| {
+                let rt = tenancy(r)?;
+                let s = samples(r);
+                let alone: Vec<f64> = s
+                    .samples
+                    .iter()
+                    .zip(rt.sample_classes.chars())
+                    .filter(|(_, c)| *c == 'a')
+                    .map(|(x, _)| *x)
+                    .collect();
+                Some(trial(rt.alone_rate?, Summary::of_finite(&alone), r.marks()))
+            })
+            .collect();
+        v.push(Fact::Figure(f));
+    }
+    let not_shared = |f: f64| (100.0 * (1.0 - f)).max(1.0);
+    let value = not_shared(t.shared_fraction.unwrap_or(0.0));
+    let mut f = Figure::new(
+        step_section(kind),
+        format!("{label} not shared"),
+        (Better::Higher, Unit::PercentOfTime, kind),
+        value,
+        format!("{value:.0}"),
+    );
+    f.trials = runs
+        .iter()
+        .filter_map(|r| {
+            let share = tenancy(r)?.shared_fraction?;
+            Some(trial(not_shared(share), None, r.marks()))
+        })
+        .collect();
+    v.push(Fact::Figure(f));
+    v
+}
+
+/// The section of a step's tenancy rows: the step's.
+fn step_section(kind: FigureKind) -> Section {
+    match kind {
+        FigureKind::Memory => Section::Memory,
+        _ => Section::CpuLoop,
+    }
+}
+
+/// A rate as its step's line prints it.
+fn rate_words(unit: Unit, rate: f64) -> String {
+    match unit {
+        Unit::BytesPerSecond => dd_rate(rate.max(0.0) as u64, 1_000_000_000),
+        _ => format!("{}", rate.max(0.0) as u64),
+    }
+}
+
+/// A trial's marks, for its distortion.
+trait HasMarks {
+    fn marks(&self) -> &[Mark];
+}
+
+impl<F, C> HasMarks for crate::conditions::Measured<F, C> {
+    fn marks(&self) -> &[Mark] {
+        &self.marks
+    }
 }
 
 /// `[ Memory ]`: the total, and the bandwidth.
@@ -178,6 +285,13 @@ fn memory(r: &Report) -> Vec<Fact> {
         f.end = bw.end.clone();
         f.marks = bw.marks.clone();
         v.push(Fact::Figure(f));
+        v.extend(tenancy_figures(
+            bw,
+            "Bandwidth",
+            (Unit::BytesPerSecond, FigureKind::Memory),
+            |t| &t.figure.samples,
+            |t| t.conditions.tenancy.as_ref(),
+        ));
     }
     v
 }
