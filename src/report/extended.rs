@@ -174,7 +174,7 @@ pub fn odd_cpus(p: &ProbedClock) -> Vec<OddCpu> {
 const WIDTH: usize = 80;
 
 /// The indent of a line that goes on with the one above.
-pub const GOES_ON: &str = "            ";
+pub const CONTINUATION_INDENT: &str = "            ";
 
 /// `            after 2 jobs, 1 of 8 CPUs differ (hot/cold MHz): cpu3
 /// 3120/3690`: the CPUs of a step that differ ([`odd_cpus`]), wrapped at
@@ -186,7 +186,7 @@ pub fn odd_cpus_lines(jobs: u32, p: &ProbedClock) -> Vec<String> {
     }
     let mhz = |m: Option<f64>| m.map_or_else(|| "?".to_string(), |m| format!("{m:.0}"));
     let mut lines = vec![format!(
-        "{GOES_ON}after {jobs} job{}, {} of {} CPUs differ (hot/cold MHz):",
+        "{CONTINUATION_INDENT}after {jobs} job{}, {} of {} CPUs differ (hot/cold MHz):",
         if jobs == 1 { "" } else { "s" },
         odd.len(),
         p.hot.cpus.len()
@@ -201,7 +201,7 @@ pub fn odd_cpus_lines(jobs: u32, p: &ProbedClock) -> Vec<String> {
             last.push(' ');
             last.push_str(&word);
         } else {
-            lines.push(format!("{GOES_ON}{word}"));
+            lines.push(format!("{CONTINUATION_INDENT}{word}"));
         }
     }
     lines
@@ -645,7 +645,7 @@ mod tests {
         assert!(lines.len() > 10, "{lines:?}");
         for l in &lines {
             assert!(l.chars().count() <= 80, "{l}");
-            assert!(l.starts_with(GOES_ON), "{l}");
+            assert!(l.starts_with(CONTINUATION_INDENT), "{l}");
         }
         let words = lines
             .iter()

@@ -30,7 +30,7 @@ use crate::dd_io::Direction;
 use crate::membw::dram::{ArrayBound, ArrayPlan, DramBandwidth, DramNote, DramRun, Stores};
 use crate::model::forms::{device_details, spread};
 use crate::model::{BlockSize, Extended, RawSection, Report};
-use crate::report::extended::{OddCpu, CPUFREQ_LABEL, GOES_ON};
+use crate::report::extended::{OddCpu, CONTINUATION_INDENT, CPUFREQ_LABEL};
 use crate::samples::Samples;
 use crate::sysinfo::cpufreq::Cpufreq;
 use crate::sysinfo::procstat::MhzSource;
@@ -45,7 +45,7 @@ pub const STORAGE_TITLE: &str = "Extended: Storage";
 /// Reads the extended sections of `r` (kept in `raw_sections` while the
 /// report was read) into its figures, and keeps their lines only when the
 /// figures do not render back to them.
-pub fn structure(r: &mut Report) {
+pub fn figures_from_raw(r: &mut Report) {
     let known = |s: &RawSection| [CPU_TITLE, MEMORY_TITLE, STORAGE_TITLE].contains(&&*s.title);
     if !r.raw_sections.iter().any(known) {
         return;
@@ -109,11 +109,14 @@ fn cpu(r: &mut Report, x: &mut Extended, lines: &[String]) {
                 }
             }
         } else if let Some(rest) = l
-            .strip_prefix(GOES_ON)
+            .strip_prefix(CONTINUATION_INDENT)
             .and_then(|l| l.strip_prefix("after "))
         {
             odd.push((rest.to_string(), Vec::new()));
-        } else if let Some(rest) = l.strip_prefix(GOES_ON).filter(|l| l.starts_with("cpu")) {
+        } else if let Some(rest) = l
+            .strip_prefix(CONTINUATION_INDENT)
+            .filter(|l| l.starts_with("cpu"))
+        {
             if let Some((_, more)) = odd.last_mut() {
                 more.push(rest.to_string());
             }
