@@ -1,5 +1,5 @@
 //! What one report says on one line of a comparison, typed: a [`Fact`] is
-//! an information line or a figure, in a [`Section`]; a figure holds its
+//! an information line or a figure, in a [`RowSection`]; a figure holds its
 //! direction, [`Unit`], kind, trials, the step's [`End`] and its
 //! [`Mark`]s. [`super::facts`] reads a report into them; nothing here
 //! reads a report or compares.
@@ -20,7 +20,7 @@ use crate::units::dd_rate;
 /// A section of a report, as compare lines its rows up: the report's own
 /// sections, the `-x` ones, and the added ones (`crate::sections`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Section {
+pub enum RowSection {
     /// The header: version, host, kernel, build, loop, limits.
     Header,
     /// `[ CPU info ]`.
@@ -47,34 +47,34 @@ pub enum Section {
     Added(&'static str),
 }
 
-impl Section {
+impl RowSection {
     /// The section's title, as the comparison prints it (without a device).
     pub fn title(self) -> String {
         match self {
-            Section::Header => "Header".into(),
-            Section::CpuInfo => "CPU info".into(),
-            Section::CpuLoop => "CPU loop".into(),
-            Section::Memory => "Memory".into(),
-            Section::StorageInfo => "Storage info".into(),
-            Section::StorageStack => "Storage device stack".into(),
-            Section::StorageBandwidth => "Storage bandwidth".into(),
-            Section::StorageLines(bs) => format!("Storage bandwidth - {} blocks", bs.label()),
-            Section::ExtendedCpu => "Extended: CPU".into(),
-            Section::ExtendedMemory => "Extended: Memory (DRAM, STREAM-like)".into(),
-            Section::ExtendedStorage => "Extended: Storage".into(),
-            Section::Added(title) => title.into(),
+            RowSection::Header => "Header".into(),
+            RowSection::CpuInfo => "CPU info".into(),
+            RowSection::CpuLoop => "CPU loop".into(),
+            RowSection::Memory => "Memory".into(),
+            RowSection::StorageInfo => "Storage info".into(),
+            RowSection::StorageStack => "Storage device stack".into(),
+            RowSection::StorageBandwidth => "Storage bandwidth".into(),
+            RowSection::StorageLines(bs) => format!("Storage bandwidth - {} blocks", bs.label()),
+            RowSection::ExtendedCpu => "Extended: CPU".into(),
+            RowSection::ExtendedMemory => "Extended: Memory (DRAM, STREAM-like)".into(),
+            RowSection::ExtendedStorage => "Extended: Storage".into(),
+            RowSection::Added(title) => title.into(),
         }
     }
 }
 
-impl fmt::Display for Section {
+impl fmt::Display for RowSection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.title())
     }
 }
 
 /// In the JSON, a section is its title.
-impl Serialize for Section {
+impl Serialize for RowSection {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&self.title())
     }
@@ -236,7 +236,7 @@ pub enum Fact {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Info {
     /// Its section.
-    pub section: Section,
+    pub section: RowSection,
     /// The line's label.
     pub label: String,
     /// What it says.
@@ -247,7 +247,7 @@ pub struct Info {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Figure {
     /// Its section.
-    pub section: Section,
+    pub section: RowSection,
     /// The line's label (with the unit when a line prints several).
     pub label: String,
     /// Which way is better.
@@ -308,7 +308,7 @@ pub fn distortion(marks: &[Mark]) -> Option<MarkKind> {
 impl Figure {
     /// A figure of one clean trial, complete, without marks or method.
     pub fn new(
-        section: Section,
+        section: RowSection,
         label: impl Into<String>,
         (better, unit, kind): (Better, Unit, FigureKind),
         value: f64,
@@ -343,7 +343,7 @@ impl Figure {
 
 impl Fact {
     /// An information line of `section`.
-    pub fn info(section: Section, label: impl Into<String>, text: impl Into<String>) -> Fact {
+    pub fn info(section: RowSection, label: impl Into<String>, text: impl Into<String>) -> Fact {
         Fact::Info(Info {
             section,
             label: label.into(),
@@ -352,7 +352,7 @@ impl Fact {
     }
 
     /// The line's section.
-    pub fn section(&self) -> Section {
+    pub fn section(&self) -> RowSection {
         match self {
             Fact::Info(i) => i.section,
             Fact::Figure(f) => f.section,
@@ -402,12 +402,12 @@ mod tests {
     #[test]
     fn sections_and_units_read_as_the_report_prints_them() {
         assert_eq!(
-            Section::StorageLines(BlockSize::M1).title(),
+            RowSection::StorageLines(BlockSize::M1).title(),
             "Storage bandwidth - 1M blocks"
         );
-        assert_eq!(Section::ExtendedStorage.to_string(), "Extended: Storage");
+        assert_eq!(RowSection::ExtendedStorage.to_string(), "Extended: Storage");
         assert_eq!(
-            serde_json::to_string(&Section::StorageLines(BlockSize::K4)).unwrap(),
+            serde_json::to_string(&RowSection::StorageLines(BlockSize::K4)).unwrap(),
             "\"Storage bandwidth - 4k blocks\""
         );
         assert_eq!(
@@ -428,7 +428,7 @@ mod tests {
     #[test]
     fn a_figure_prints_its_end_then_its_marks_then_its_notes() {
         let mut f = Figure::new(
-            Section::Memory,
+            RowSection::Memory,
             "Bandwidth",
             (Better::Higher, Unit::BytesPerSecond, FigureKind::Memory),
             1.0,
@@ -445,8 +445,11 @@ mod tests {
         assert_eq!(words[2], "threads not pinned");
         assert_eq!(distortion(&f.marks), Some(MarkKind::Steal));
         let fact = Fact::Figure(f);
-        assert_eq!((fact.section(), fact.value()), (Section::Memory, Some(1.0)));
-        let info = Fact::info(Section::Header, "Host", "vm");
+        assert_eq!(
+            (fact.section(), fact.value()),
+            (RowSection::Memory, Some(1.0))
+        );
+        let info = Fact::info(RowSection::Header, "Host", "vm");
         assert_eq!(
             (info.label(), info.text(), info.value()),
             ("Host", "vm", None)

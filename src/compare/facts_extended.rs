@@ -9,19 +9,19 @@
 //! Each figure's value is the figure as the text prints it (rounded to
 //! its printed decimals), so that a report's text and JSON give one value.
 
-use super::fact::{distortion, Better, Fact, Figure, FigureKind, Method, Section, Unit};
+use super::fact::{distortion, Better, Fact, Figure, FigureKind, Method, RowSection, Unit};
 use crate::end::End;
 use crate::membw::dram::DramRun;
 use crate::model::forms::device_details;
 use crate::model::{BlockSize, Extended, Report};
 
-const CPU: Section = Section::ExtendedCpu;
-const MEMORY: Section = Section::ExtendedMemory;
-const STORAGE: Section = Section::ExtendedStorage;
+const CPU: RowSection = RowSection::ExtendedCpu;
+const MEMORY: RowSection = RowSection::ExtendedMemory;
+const STORAGE: RowSection = RowSection::ExtendedStorage;
 
 /// A figure as printed with `decimals`: its value is the printed one.
 fn figure(
-    section: Section,
+    section: RowSection,
     label: String,
     better: Better,
     unit: Unit,

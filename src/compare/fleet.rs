@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::fact::{distortion, Better, Fact, Figure, Method, Section, Unit};
+use super::fact::{distortion, Better, Fact, Figure, Method, RowSection, Unit};
 use super::sides::Side;
 use super::verdict::bounded;
 use crate::model::BlockSize;
@@ -73,17 +73,17 @@ type KeyCell = Option<(f64, Option<Tag>)>;
 #[derive(Debug, Clone, Copy)]
 enum Key {
     /// The first figure of a section (the CPU loop's 1 job).
-    First(Section),
+    First(RowSection),
     /// The last figure of a section (the CPU loop's most jobs).
-    Last(Section),
+    Last(RowSection),
     /// The figure of this section and label.
-    Line(Section, &'static str),
+    Line(RowSection, &'static str),
 }
 
 /// The key figures: heading, unit, which way is better, and where each is.
 const KEY_FIGURES: [(&str, Unit, Better, Key); 10] = {
     use Better::Higher;
-    use Section::{CpuLoop, Memory, StorageLines};
+    use RowSection::{CpuLoop, Memory, StorageLines};
     use Unit::{BytesPerSecond, IoPerSecond, LoopsPerJobPerSecond, MegabytesPerSecond};
     let k4 = StorageLines(BlockSize::K4);
     let m1 = StorageLines(BlockSize::M1);

@@ -35,7 +35,7 @@ pub mod verdict;
 pub use comparison::{
     compare, compare_for, compare_grouped, Comparison, Row, RowKind, COMPARE_SCHEMA_VERSION,
 };
-pub use fact::{Better, Fact, Figure, FigureKind, Info, Section, Unit};
+pub use fact::{Better, Fact, Figure, FigureKind, Info, RowSection, Unit};
 pub use facts::facts;
 pub use fleet::{fleet_table, outlier_rule, FleetColumn, FleetRow, FleetTable};
 pub use load::{load, load_for_compare, Input};

@@ -64,7 +64,7 @@ pub const EQUAL_WITHIN: f64 = crate::stats::verdict::DEFAULT_MARGIN;
 /// `--repeat 3`) measure the spread instead, and the comparison's legend
 /// says which was done.
 ///
-/// An added section's figure (`crate::sections::Figure`) says its own
+/// An added section's figure (`crate::sections::AddedFigure`) says its own
 /// (`sections::RunSpread`).
 pub fn assumed_run_cv(kind: FigureKind) -> f64 {
     match kind {
@@ -531,7 +531,7 @@ fn words(v: &Verdict, j: &Judgement) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::fact::Section;
+    use crate::compare::fact::RowSection;
     use crate::end::End;
 
     fn side(values: &[f64], better: Better, kind: FigureKind) -> SideFact {
@@ -767,7 +767,7 @@ mod tests {
         let fact = |end: End| Figure {
             end,
             ..Figure::new(
-                Section::CpuLoop,
+                RowSection::CpuLoop,
                 "x",
                 (Better::Higher, Unit::IoPerSecond, FigureKind::CpuLoop),
                 100.0,

@@ -12,7 +12,7 @@
 
 use std::cell::Cell;
 
-use super::{Added, Better, Fact, Figure, Probe, RunSpread};
+use super::{Added, AddedFact, AddedFigure, Better, Probe, RunSpread};
 use crate::model::{Report, Section, Tally};
 
 /// `[ Tally ]`.
@@ -102,7 +102,7 @@ impl Added for TallySection {
         });
     }
 
-    fn facts(&self, r: &Report) -> Vec<Fact> {
+    fn facts(&self, r: &Report) -> Vec<AddedFact> {
         let Some(t) = &r.tally else {
             return Vec::new();
         };
@@ -110,11 +110,11 @@ impl Added for TallySection {
         let text = format!("{:.1}", t.words_per_s);
         let value = text.parse().unwrap_or(t.words_per_s);
         vec![
-            Fact::Info {
+            AddedFact::Info {
                 label: "Words".into(),
                 text: t.words.to_string(),
             },
-            Fact::Figure(Figure {
+            AddedFact::Figure(AddedFigure {
                 label: "Rate".into(),
                 value,
                 text,
