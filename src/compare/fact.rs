@@ -37,7 +37,7 @@ pub enum RowSection {
     StorageBandwidth,
     /// `[ Storage bandwidth - 4k|1M blocks ]`: the lines of one block size.
     StorageLines(BlockSize),
-    /// `-x`: the CPU loop's steal and the SMT probe.
+    /// `-x`: the CPU loop's steal and the SMT contention test.
     ExtendedCpu,
     /// `-x`: the DRAM runs.
     ExtendedMemory,
@@ -97,7 +97,7 @@ pub enum Unit {
     Microseconds,
     /// A DRAM run (`-x`), GB/s.
     GigabytesPerSecond,
-    /// A ratio (`-x`: the SMT probe).
+    /// A ratio (`-x`: the SMT contention test).
     Ratio,
     /// An added section's figure's unit, by its word (`words/s`).
     Added(&'static str),

@@ -95,7 +95,7 @@ pub const DRIFT_PERCENT: f64 = 5.0;
 /// The kinds of step the runner samples, as far as marks are concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
-    /// A CPU loop step, or the SMT probe.
+    /// A CPU loop step, or the SMT contention test.
     Cpu,
     /// The dd-like memory bandwidth, or the DRAM runs.
     Memory,

@@ -1,5 +1,5 @@
 //! The sections `--extended` adds after the standard report: CPU
-//! conditions and the SMT probe, DRAM bandwidth, storage latency
+//! conditions and the SMT contention test, DRAM bandwidth, storage latency
 //! percentiles and device details. Same habits as the standard report:
 //! `Label     : value` lines, one figure per column, units written out.
 //!
@@ -13,7 +13,7 @@ use crate::blockdev::details::DeviceDetails;
 use crate::conditions::ProbedClock;
 use crate::conditions::StepLoad;
 use crate::cpu_loop::mhz::{ClockProbe, ProbeStatus};
-use crate::cpu_loop::smt::SmtProbe;
+use crate::cpu_loop::smt::SmtContention;
 use crate::dd_io::Direction;
 use crate::membw::dram::{DramBandwidth, DramNote, DramRun};
 use crate::model::forms::device_details;
@@ -25,11 +25,11 @@ use crate::sysinfo::procstat::MhzSource;
 /// `[ Extended: CPU ]`: steal time and clock of each loop step with the
 /// rest of its load (steal once: clock and load come from one sample),
 /// the measured clock (with the CPUs that differ), the cpufreq settings,
-/// then the SMT probe's verdict.
+/// then the SMT contention test's verdict.
 pub fn cpu_lines(
     steps: &[CpuStep],
     cpufreq: Option<&Cpufreq>,
-    smt: Option<&SmtProbe>,
+    smt: Option<&SmtContention>,
 ) -> Vec<String> {
     let mut v = Vec::new();
     for s in steps {

@@ -211,7 +211,7 @@ fn collect(r: &Report, extra: &[Label], f: &mut [Family]) {
         }
     }
     if let Some(x) = r.extended.as_ref() {
-        if let Some(ratio) = x.smt_probe.as_ref().and_then(|p| p.ratio) {
+        if let Some(ratio) = x.smt_contention.as_ref().and_then(|p| p.ratio) {
             push(f, SMT_RATIO, extra.to_vec(), ratio);
         }
         if let Some(d) = &x.dram {

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use crate::conditions::Sampler;
-use crate::cpu_loop::smt::{SmtPlan, SmtProbe};
+use crate::cpu_loop::smt::{SmtContention, SmtPlan};
 use crate::cpu_loop::LoopStep;
 use crate::dd_io::{self, Advisory, Direction, IoConfig, IoSkip, LineResult};
 use crate::end::End;
@@ -106,8 +106,8 @@ impl Measure for StandIn {
         }))
     }
 
-    fn smt_probe(&self, _: &Sysroot, _: Duration) -> SmtProbe {
-        SmtProbe {
+    fn smt_contention(&self, _: &Sysroot, _: Duration) -> SmtContention {
+        SmtContention {
             plan: SmtPlan::NoSiblings,
             siblings_loops_per_s_each: None,
             separate_loops_per_s_each: None,

@@ -25,7 +25,7 @@ use crate::conditions::io::DeviceIoShare;
 use crate::conditions::load::CpuLoad;
 use crate::conditions::reach::{Reach, ReachVerdict};
 use crate::conditions::{Clock, StepLoad};
-use crate::cpu_loop::smt::{SmtPlan, SmtProbe};
+use crate::cpu_loop::smt::{SmtContention, SmtPlan};
 use crate::dd_io::Direction;
 use crate::membw::dram::{ArrayBound, ArrayPlan, DramBandwidth, DramNote, DramRun, Stores};
 use crate::model::forms::{device_details, spread};
@@ -85,7 +85,7 @@ pub fn figures_from_raw(r: &mut Report) {
     }
 }
 
-/// `[ Extended: CPU ]`: a line per CPU loop step, the SMT probe's verdict,
+/// `[ Extended: CPU ]`: a line per CPU loop step, the SMT contention test's verdict,
 /// its rates, its load.
 fn cpu(r: &mut Report, x: &mut Extended, lines: &[String]) {
     let mut step = 0;
@@ -94,14 +94,14 @@ fn cpu(r: &mut Report, x: &mut Extended, lines: &[String]) {
     let mut odd: Vec<(String, Vec<String>)> = Vec::new();
     for l in lines {
         if let Some(v) = l.strip_prefix("SMT probe : ") {
-            x.smt_probe = smt_verdict(v);
+            x.smt_contention = smt_verdict(v);
         } else if let Some(rates) = l.strip_prefix("            siblings ") {
-            if let (Some(p), Some((sib, sep))) = (&mut x.smt_probe, smt_rates(rates)) {
+            if let (Some(p), Some((sib, sep))) = (&mut x.smt_contention, smt_rates(rates)) {
                 p.siblings_loops_per_s_each = Some(sib);
                 p.separate_loops_per_s_each = Some(sep);
             }
         } else if let Some(rest) = l.strip_prefix("Load      : during the SMT probe") {
-            x.smt_probe_load = load_line(rest);
+            x.smt_contention_load = load_line(rest);
         } else if let Some(rest) = l.strip_prefix("Clock     : measured before the CPU loop ") {
             if let Some(probes) = probe_line(rest, r.cpu_loop.len()) {
                 for (s, p) in r.cpu_loop.iter_mut().zip(probes) {
@@ -346,11 +346,11 @@ fn smt_rates(text: &str) -> Option<(f64, f64)> {
     Some((spread::finite(sib.trim())?, spread::finite(sep.trim())?))
 }
 
-/// The SMT probe from its verdict ([`SmtProbe::verdict`]); the CPUs it ran
+/// The SMT contention test from its verdict ([`SmtContention::verdict`]); the CPUs it ran
 /// on are not printed (0).
-fn smt_verdict(text: &str) -> Option<SmtProbe> {
+fn smt_verdict(text: &str) -> Option<SmtContention> {
     let probe = |threads_per_core, ratio: Option<f64>| {
-        SmtPlan::Probe {
+        SmtPlan::Pairs {
             threads_per_core,
             siblings: [0, 0],
             separate: [0, 0],
@@ -386,12 +386,12 @@ fn smt_verdict(text: &str) -> Option<SmtProbe> {
 }
 
 trait WithRatio {
-    fn with(self, ratio: Option<f64>) -> SmtProbe;
+    fn with(self, ratio: Option<f64>) -> SmtContention;
 }
 
 impl WithRatio for SmtPlan {
-    fn with(self, ratio: Option<f64>) -> SmtProbe {
-        SmtProbe {
+    fn with(self, ratio: Option<f64>) -> SmtContention {
+        SmtContention {
             plan: self,
             siblings_loops_per_s_each: None,
             separate_loops_per_s_each: None,
@@ -810,7 +810,7 @@ mod tests {
         assert_eq!(p.ratio, Some(0.58));
         assert!(matches!(
             p.plan,
-            SmtPlan::Probe {
+            SmtPlan::Pairs {
                 threads_per_core: 2,
                 ..
             }
