@@ -223,7 +223,7 @@ Rate      : 1234.5 words/s
     /// Runs the added sections alone (see [`run_step`]).
     fn run(measure: &dyn Measure, words: Option<&str>, args: &[&str]) -> (Report, String) {
         // A sysroot alone is a dry run; the figures are `measure`'s.
-        let args: Vec<&str> = ["--fake-figures"].iter().chain(args).copied().collect();
+        let args: Vec<&str> = ["--stand-in"].iter().chain(args).copied().collect();
         run_step(measure, words, &args, |run| run.added())
     }
 
@@ -259,7 +259,7 @@ Rate      : 1234.5 words/s
         let sysroot = root.path().to_str().unwrap();
         let cfg = crate::cli::parse([
             "quickbench",
-            "--fake-figures",
+            "--stand-in",
             "--sysroot",
             sysroot,
             "--only",

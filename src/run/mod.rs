@@ -63,9 +63,9 @@ impl From<io::Error> for Stop {
 }
 
 /// The measure of this run, chosen once: the stand-in when the hidden
-/// `--fake-figures` asks for it, else the live system.
+/// `--stand-in` asks for it, else the live system.
 pub fn measure_for(cfg: &Config) -> Box<dyn Measure> {
-    if cfg.fake_figures {
+    if cfg.stand_in {
         Box::new(StandIn::default())
     } else {
         Box::new(Live)

@@ -1,4 +1,4 @@
-//! The deterministic stand-in of the golden tests (`--fake-figures`).
+//! The deterministic stand-in of the golden tests (`--stand-in`).
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -18,7 +18,7 @@ use crate::Sysroot;
 
 use super::{Measure, Storage};
 
-/// Deterministic stand-in figures (`--fake-figures`), for the golden
+/// Deterministic stand-in figures (`--stand-in`), for the golden
 /// tests: nothing is measured, no file is written, but every decision of
 /// the runner and of the storage policy is the live one.
 #[derive(Default)]
