@@ -6,8 +6,13 @@
 pub mod csv;
 pub mod html;
 pub mod markdown;
+mod output;
 pub mod table;
 pub mod text;
+
+pub use output::{
+    for_stdout, CsvRenderer, HtmlRenderer, JsonRenderer, MarkdownRenderer, Render, TextRenderer,
+};
 
 use super::comparison::{Comparison, Row};
 use super::fact::RowSection;
