@@ -1,24 +1,17 @@
 //! The `-x` sections of our text report, read back into the model the JSON
 //! holds: each CPU loop step's steal, clock, load and spread; the SMT
-//! probe; the memory step's spread and load; the DRAM runs; the device
-//! details; each storage line's latency percentiles, spread, device
+//! contention test; the memory step's spread and load; the DRAM runs; the
+//! device details; each storage line's latency percentiles, spread, device
 //! counters and load.
 //!
 //! What a line prints is read; what it does not print stays `None`, or
-//! reads as 0 (an empty list) where the model's field is not optional
-//! (a load's nanoseconds, the device's counters of the other direction,
-//! the CPUs a DRAM run was pinned to), as [`crate::conditions::Mark::parse`]
-//! reads a mark's unprinted figures. Marks after a `Load` line are not read:
-//! they follow from the load ([`crate::conditions::mark::marks`]).
-//!
-//! The text of these sections then renders back from what was read, or it
-//! is kept: when the report rendered from the figures read differs from
-//! the one with the sections as read (an older layout: steal printed twice,
-//! no load words, `(+N not ours)`; a line this reader does not know; a
-//! known line that is malformed; marks the read load does not give back),
-//! the sections stay as their lines ([`Extended::kept_as_text`]), printed
-//! as they were, and the figures that did read are kept for `compare`.
-//! Never an error: a text that reads without them reads with them.
+//! reads as 0 where the model's field is not optional (a load's
+//! nanoseconds, the device's counters of the other direction, the CPUs a
+//! DRAM run was pinned to), as [`crate::conditions::Mark::parse`] reads a
+//! mark's unprinted figures. Marks after a `Load` line follow from the load
+//! ([`crate::conditions::mark::marks`]). When the sections render back and
+//! when their lines are kept: docs/METHOD.md "Reading the -x text back:
+//! rendered or kept".
 
 use crate::blockdev::BlockStat;
 use crate::conditions::io::DeviceIoShare;
