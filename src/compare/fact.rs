@@ -9,6 +9,7 @@ use std::fmt;
 use serde::{Serialize, Serializer};
 
 use crate::conditions::{Mark, MarkKind};
+use crate::dd_io::Direction;
 use crate::end::End;
 use crate::membw::dram::DramNote;
 use crate::model::BlockSize;
@@ -220,6 +221,38 @@ impl fmt::Display for Method {
     }
 }
 
+/// Which line of its section a figure is, as typed data: the label is
+/// its words, which only the renderer chooses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineId {
+    /// A `[ CPU loop ]` step, by its jobs.
+    CpuJobs(u32),
+    /// The `[ Memory ]` bandwidth.
+    MemoryBandwidth,
+    /// A storage line, by its direction and jobs (its block size is its
+    /// section's).
+    Storage {
+        /// Write or read.
+        direction: Direction,
+        /// Its parallel jobs.
+        jobs: u32,
+    },
+    /// Any other figure (`-x`, an added section's): known by its label.
+    Other,
+}
+
+/// A figure's identity across reports: its section, its line and its
+/// unit (a storage line prints MB/s, IO/s and a mean latency).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FigureKey {
+    /// Its section.
+    pub section: RowSection,
+    /// Its line in the section.
+    pub line: LineId,
+    /// Its unit.
+    pub unit: Unit,
+}
+
 /// What one report says on one line of the comparison.
 #[derive(Debug, Clone, PartialEq)]
 // A report has a few hundred facts, each read once: boxing the figures
@@ -250,6 +283,8 @@ pub struct Figure {
     pub section: RowSection,
     /// The line's label (with the unit when a line prints several).
     pub label: String,
+    /// Which line of the section it is ([`Figure::key`]).
+    pub line: LineId,
     /// Which way is better.
     pub better: Better,
     /// The unit of `value`.
@@ -317,6 +352,7 @@ impl Figure {
         Figure {
             section,
             label: label.into(),
+            line: LineId::Other,
             better,
             unit,
             kind,
@@ -328,6 +364,15 @@ impl Figure {
             notes: Vec::new(),
             method: None,
             measure: None,
+        }
+    }
+
+    /// Its identity across reports, whatever its label's words.
+    pub fn key(&self) -> FigureKey {
+        FigureKey {
+            section: self.section,
+            line: self.line,
+            unit: self.unit,
         }
     }
 

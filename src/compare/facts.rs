@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use super::fact::{Better, Fact, FactTrial, Figure, FigureKind, Method, RowSection, Unit};
+use super::fact::{Better, Fact, FactTrial, Figure, FigureKind, LineId, Method, RowSection, Unit};
 use super::facts_added::facts_added;
 use super::facts_extended::facts_extended;
 use crate::conditions::Mark;
@@ -142,6 +142,7 @@ fn cpu_loop(r: &Report) -> Vec<Fact> {
                 .into_iter()
                 .map(|t| trial(t.loops_per_s_mean.trunc(), sampled(&t.samples), &t.marks))
                 .collect();
+            f.line = LineId::CpuJobs(s.jobs);
             f.method = Some(method);
             f.end = s.end.clone();
             f.marks = s.marks.clone();
@@ -175,6 +176,7 @@ fn memory(r: &Report) -> Vec<Fact> {
             .into_iter()
             .map(|t| trial(t.bytes_per_s(), sampled(&t.samples), &t.marks))
             .collect();
+        f.line = LineId::MemoryBandwidth;
         f.end = bw.end.clone();
         f.marks = bw.marks.clone();
         v.push(Fact::Figure(f));
@@ -299,6 +301,10 @@ fn storage_line(
             .iter()
             .map(|(t, within)| trial(pick(t), within.clone(), &t.marks))
             .collect();
+        f.line = LineId::Storage {
+            direction: l.direction,
+            jobs: l.jobs,
+        };
         f.marks = l.marks.clone();
         f.end = l.end.clone();
         f.measure = Some(measure.clone());
