@@ -422,7 +422,7 @@ pub fn cpu_loop_line(step: &LoopStep) -> String {
 fn load_line(what: &str, l: &StepLoad, step: mark::Step) -> Option<String> {
     let words = super::extended::load_words(l);
     if words.is_empty() {
-        // Nothing was read (a probe with nothing to run): no line.
+        // Nothing was read (an SMT contention test with nothing to run): no line.
         return None;
     }
     let s = format!("Load      : during the {what}{words}");
