@@ -11,7 +11,8 @@ pub mod table;
 pub mod text;
 
 pub use output::{
-    for_stdout, CsvRenderer, HtmlRenderer, JsonRenderer, MarkdownRenderer, Render, TextRenderer,
+    for_stdout, CsvRenderer, HtmlRenderer, JsonRenderer, MarkdownRenderer, Render, TableRenderer,
+    TextRenderer,
 };
 
 use super::comparison::{Comparison, Row};

@@ -6,6 +6,7 @@ use super::csv::render_csv;
 use super::html::html;
 use super::markdown::render_markdown;
 use super::render_json;
+use super::table::render_table;
 use super::text::{render_text, shows_table};
 use crate::compare::comparison::Comparison;
 use crate::compare::style::Style;
@@ -22,12 +23,16 @@ pub trait Render {
 }
 
 /// The text, side by side or one column per side; the fleet table when
-/// asked for (`table`) or when the columns do not fit the width.
+/// the columns do not fit the width.
 pub struct TextRenderer {
     /// The terminal's colours and width.
     pub style: Style,
-    /// `--table`.
-    pub table: bool,
+}
+
+/// The fleet table (`--table`), one row per side, whatever the width.
+pub struct TableRenderer {
+    /// The terminal's colours and width.
+    pub style: Style,
 }
 
 /// The `--json` document.
@@ -54,14 +59,23 @@ fn pair_or_fleet(c: &Comparison) -> Detail {
 
 impl Render for TextRenderer {
     fn detail(&self, c: &Comparison) -> Detail {
-        if shows_table(c, &self.style, self.table) {
+        if shows_table(c, &self.style, false) {
             Detail::KeyFigures
         } else {
             Detail::Verdicts
         }
     }
     fn render(&self, c: &Comparison) -> String {
-        render_text(c, &self.style, self.table)
+        render_text(c, &self.style, false)
+    }
+}
+
+impl Render for TableRenderer {
+    fn detail(&self, _: &Comparison) -> Detail {
+        Detail::KeyFigures
+    }
+    fn render(&self, c: &Comparison) -> String {
+        render_table(c, &self.style)
     }
 }
 
@@ -108,10 +122,8 @@ pub fn for_stdout(cfg: &CompareConfig, style: Style) -> Box<dyn Render> {
         return Box::new(HtmlRenderer);
     }
     match cfg.format {
-        CompareFormat::Text => Box::new(TextRenderer {
-            style,
-            table: cfg.table,
-        }),
+        CompareFormat::Text if cfg.table => Box::new(TableRenderer { style }),
+        CompareFormat::Text => Box::new(TextRenderer { style }),
         CompareFormat::Json => Box::new(JsonRenderer),
         CompareFormat::Markdown => Box::new(MarkdownRenderer),
         CompareFormat::Csv => Box::new(CsvRenderer),
