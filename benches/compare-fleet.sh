@@ -33,7 +33,7 @@ for d in block class/block; do
     echo 536870912 > "$root/sys/$d/vda/size"
     echo 254:0 > "$root/sys/$d/vda/dev"
 done
-"$bin" --sysroot "$root" --fake-figures --dir / 1 --repeat 6 --json > "$work/base.json" 2>/dev/null
+"$bin" --sysroot "$root" --stand-in --dir / 1 --repeat 6 --json > "$work/base.json" 2>/dev/null
 max=$(printf '%s\n' "${sizes[@]}" | sort -n | tail -1)
 python3 - "$work" "$max" <<'PY'
 import json, random, sys

@@ -53,7 +53,7 @@ pub struct Config {
     pub text_out: Option<PathBuf>,
     /// Deterministic stand-in figures instead of measurements (hidden; the
     /// golden tests use it).
-    pub fake_figures: bool,
+    pub stand_in: bool,
     /// Trials of each timed step of the standard report (`--repeat`, 1 to
     /// [`MAX_REPEAT`]), interleaved round by round.
     pub repeat: u32,
@@ -164,9 +164,10 @@ struct Args {
     #[arg(long, value_name = "LIST", value_parser = parse_blocks, hide = true)]
     io_blocks: Option<BlockList>,
 
-    /// Deterministic stand-in figures instead of measurements (for tests)
-    #[arg(long, hide = true, action = ArgAction::SetTrue)]
-    fake_figures: bool,
+    /// Deterministic stand-in figures instead of measurements (for tests;
+    /// `--fake-figures` is its older name)
+    #[arg(long = "stand-in", alias = "fake-figures", hide = true, action = ArgAction::SetTrue)]
+    stand_in: bool,
 
     /// Print the man page or a shell completion script (for packaging)
     #[arg(long, value_name = "KIND", value_parser = parse_generate, hide = true, exclusive = true)]
@@ -663,7 +664,7 @@ fn config(a: Args) -> Config {
             .collect(),
         (None, None) => Section::ALL.to_vec(),
     };
-    let dry_run = a.dry_run || (a.sysroot.is_some() && !a.fake_figures);
+    let dry_run = a.dry_run || (a.sysroot.is_some() && !a.stand_in);
     Config {
         loop_delay: Duration::from_secs_f64(a.loop_delay.unwrap_or(DEFAULT_DELAY_S)),
         dir: a.dir.unwrap_or_else(|| PathBuf::from(".")),
@@ -680,7 +681,7 @@ fn config(a: Args) -> Config {
             .map(|l| l.0)
             .unwrap_or_else(|| BlockSize::ALL.to_vec()),
         text_out: a.text_out,
-        fake_figures: a.fake_figures,
+        stand_in: a.stand_in,
         repeat: a.repeat.unwrap_or(1),
         prometheus: a.prometheus,
         trials: a.trials,
@@ -1036,8 +1037,11 @@ mod tests {
         let root = d.path().to_str().unwrap();
         let c = parse(["quickbench", "--sysroot", root]).unwrap();
         assert!(c.dry_run);
+        let c = parse(["quickbench", "--sysroot", root, "--stand-in"]).unwrap();
+        assert!(!c.dry_run && c.stand_in);
+        // The older name, which the integration tests still pass.
         let c = parse(["quickbench", "--sysroot", root, "--fake-figures"]).unwrap();
-        assert!(!c.dry_run);
+        assert!(!c.dry_run && c.stand_in);
     }
 
     #[test]

@@ -765,7 +765,7 @@ mod tests {
             for word in ["only", "max-size", "text-out", "compare", "table"] {
                 assert!(text.contains(word), "{} lacks {word}", kind.name());
             }
-            for hidden in ["generate", "fake-figures", "io-jobs"] {
+            for hidden in ["generate", "stand-in", "fake-figures", "io-jobs"] {
                 assert!(
                     !text.contains(hidden),
                     "{} offers hidden {hidden}",

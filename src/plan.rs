@@ -109,7 +109,7 @@ pub fn estimate(cfg: &PlanInput, cpu_steps: usize) -> Estimate {
     }
     let lines = io_lines(cfg);
     repeated += lines;
-    // The SMT probe (one delay), the DRAM runs (1 thread, all CPUs).
+    // The SMT contention test (one delay), the DRAM runs (1 thread, all CPUs).
     let once = if cfg.extended {
         u32::from(cfg.runs(Section::Cpu)) + 2 * u32::from(cfg.runs(Section::Memory))
     } else {
@@ -326,7 +326,7 @@ mod tests {
         let cfg = input(1.0, &[Section::Cpu]);
         let e = estimate(&cfg, 2);
         assert_eq!((e.steps, e.run_s), (2, 2.0));
-        // -x adds the SMT probe (one step) and the DRAM runs (two).
+        // -x adds the SMT contention test (one step) and the DRAM runs (two).
         let cfg = PlanInput {
             extended: true,
             ..input(1.0, &STANDARD)

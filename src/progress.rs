@@ -8,13 +8,10 @@
 //! [ CPU loop ] 2 // jobs  [########------------]  12 s left (run ~9 min left)
 //! ```
 //!
-//! A background thread redraws it every [`REDRAW`] (sleeping in between:
-//! no busy waiting) and [`Progress::clear`] erases it (`\r\x1b[2K`) before
-//! the caller prints a report line on stdout, so a terminal shows report
-//! lines above one live status line, and `quickbench 30 > report.txt`
-//! shows the status on the screen and leaves the file clean. The line is
-//! cut to the terminal's width so that it never wraps (a wrapped line
-//! cannot be erased by `\r`). Nothing is drawn when disabled.
+//! A background thread redraws it every [`REDRAW`]; [`Progress::clear`]
+//! erases it (`\r\x1b[2K`) before each report line on stdout, so that a
+//! redirected report stays clean. The line is cut to the terminal's width:
+//! a wrapped line cannot be erased by `\r`.
 
 use std::fs::File;
 use std::io::Write;

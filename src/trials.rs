@@ -4,16 +4,9 @@
 //! [`MIN_TRIALS`] useful trials. Pure arithmetic: the runner asks, the
 //! plan and the report say.
 //!
-//! Why K trials and not one block: a report that carries its own trials
-//! has a measured run-to-run spread, so `compare` can judge one report a
-//! side instead of assuming the noisiest host's spread (the randomized
-//! multiple interleaved trials of Abedi & Brecht, ICPE 2017). Why
-//! [`TARGET_TRIALS`] = 6: a rank (Hodges–Lehmann/Moses) interval of n
-//! trials a side reaches at most the level 1 − 2/C(2n, n): 0.90 at 3,
-//! 0.992 at 5, 0.99784 at 6; a standard report's family of 15 to 23
-//! measurements asks 1 − 0.05/m = 0.9967 to 0.9978 of a figure that did
-//! not move (Benjamini–Hochberg's adjusted level). 6 is the fewest that
-//! reach it; more would split the same time into shorter trials.
+//! Why K trials and not one block (randomized multiple interleaved trials:
+//! Abedi & Brecht, ICPE 2017), and why [`TARGET_TRIALS`] = 6: docs/METHOD.md
+//! "Trials within the loop delay".
 //!
 //! The time stays the step's: K trials of a CPU loop or memory step share
 //! the loop delay; a storage line's trials each start after the jobs'

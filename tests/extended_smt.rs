@@ -1,4 +1,4 @@
-//! The SMT probe: pairing logic on fixture sysroots, the no-siblings path
+//! The SMT contention test: pairing logic on fixture sysroots, the no-siblings path
 //! live on this 2-CPU VM, and a short live run pinned to real CPUs.
 
 use std::path::Path;
@@ -33,7 +33,7 @@ fn intel_style_numbering_pairs_cpu_n_with_n_plus_half() {
     let lists = ["0,4", "1,5", "2,6", "3,7", "0,4", "1,5", "2,6", "3,7"];
     assert_eq!(
         plan_of(&lists, &[0, 1, 2, 3, 4, 5, 6, 7]),
-        SmtPlan::Probe {
+        SmtPlan::Pairs {
             threads_per_core: 2,
             siblings: [0, 4],
             separate: [0, 1],
@@ -47,7 +47,7 @@ fn amd_style_adjacent_siblings_and_a_restricted_mask() {
     // taskset -c 1-3: core 0 has one usable CPU, core 1 two.
     assert_eq!(
         plan_of(&lists, &[1, 2, 3]),
-        SmtPlan::Probe {
+        SmtPlan::Pairs {
             threads_per_core: 2,
             siblings: [2, 3],
             separate: [2, 1],
@@ -59,7 +59,7 @@ fn amd_style_adjacent_siblings_and_a_restricted_mask() {
 fn four_way_smt_is_reported_as_such() {
     let lists = ["0-3", "0-3", "0-3", "0-3", "4-7", "4-7", "4-7", "4-7"];
     match plan_of(&lists, &[0, 1, 2, 3, 4, 5, 6, 7]) {
-        SmtPlan::Probe {
+        SmtPlan::Pairs {
             threads_per_core,
             siblings,
             separate,
@@ -98,7 +98,7 @@ fn siblings_exist_but_one_per_core_is_usable() {
             threads_per_core: 2
         }
     );
-    let p = smt::SmtProbe {
+    let p = smt::SmtContention {
         plan: SmtPlan::SiblingsNotUsable {
             threads_per_core: 2,
         },
@@ -124,7 +124,7 @@ fn live_probe_says_what_the_topology_allows() {
         return;
     }
     let t0 = Instant::now();
-    let p = smt::probe(&Sysroot::live(), Duration::from_millis(400), &|| false);
+    let p = smt::measure(&Sysroot::live(), Duration::from_millis(400), &|| false);
     let v = p.verdict();
     match &p.plan {
         SmtPlan::NoSiblings => {
@@ -136,7 +136,7 @@ fn live_probe_says_what_the_topology_allows() {
             assert!(p.ratio.is_none());
             assert!(t0.elapsed() < Duration::from_millis(200));
         }
-        SmtPlan::Probe { .. } => {
+        SmtPlan::Pairs { .. } => {
             let r = p.ratio.expect("a ratio");
             assert!(r > 0.2 && r < 1.5, "{p:?}");
             assert!(v.ends_with("x") || v.ends_with("x)"), "{v}");
@@ -170,7 +170,7 @@ fn a_forced_plan_runs_pinned_pairs_live() {
     // host; other processes on one CPU during one of the runs (a build, a
     // fuzzer) skew it by 2.5x here, so only its sanity is checked.
     let pair = [cpus[0], cpus[1]];
-    let plan = SmtPlan::Probe {
+    let plan = SmtPlan::Pairs {
         threads_per_core: 2,
         siblings: pair,
         separate: pair,
@@ -184,7 +184,7 @@ fn a_forced_plan_runs_pinned_pairs_live() {
 
 #[test]
 fn an_interrupt_cuts_the_probe() {
-    let plan = SmtPlan::Probe {
+    let plan = SmtPlan::Pairs {
         threads_per_core: 2,
         siblings: [0, 0],
         separate: [0, 0],

@@ -537,7 +537,7 @@ fn the_plan_says_the_frequency_settings() {
 fn extended_report(t: &Tree, cpus: u32, slow: Option<u32>) -> quickbench::model::Report {
     use quickbench::conditions::{Measured, ProbedClock};
     use quickbench::cpu_loop::mhz::{ClockProbe, CpuMhz, ProbeStatus};
-    use quickbench::cpu_loop::smt::{SmtPlan, SmtProbe};
+    use quickbench::cpu_loop::smt::{SmtContention, SmtPlan};
     use quickbench::cpu_loop::LoopStep;
     use quickbench::model::{Extended, Report, Section};
     let probe = |slow: Option<u32>| ClockProbe {
@@ -574,7 +574,7 @@ fn extended_report(t: &Tree, cpus: u32, slow: Option<u32>) -> quickbench::model:
         r.cpu_loop.push(step.into());
     }
     r.extended = Some(Extended {
-        smt_probe: Some(SmtProbe {
+        smt_contention: Some(SmtContention {
             plan: SmtPlan::NoSiblings,
             siblings_loops_per_s_each: None,
             separate_loops_per_s_each: None,

@@ -432,10 +432,10 @@ fn an_extended_text_report_reads_into_its_figures() {
         (all.threads, all.copy_gb_per_s, all.triad_gb_per_s),
         (2, 20.0, 22.0)
     );
-    // The SMT probe's verdict.
+    // The SMT contention test's verdict.
     assert_eq!(
-        x.smt_probe.as_ref().unwrap().verdict(),
-        xj.smt_probe.as_ref().unwrap().verdict()
+        x.smt_contention.as_ref().unwrap().verdict(),
+        xj.smt_contention.as_ref().unwrap().verdict()
     );
     assert_eq!(x.device_details, xj.device_details);
     // Each storage line's percentiles and spread.
@@ -512,12 +512,12 @@ fn every_extended_line_kind_reads_back_structured() {
     assert_eq!(load.throttled_percent_of_needed, Some(7.0));
     assert_eq!(r.cpu_loop[1].samples.count(), 1);
     assert_eq!(r.cpu_loop[1].samples.half_width_percent(1.0), None);
-    let p = x.smt_probe.as_ref().unwrap();
+    let p = x.smt_contention.as_ref().unwrap();
     assert_eq!(p.ratio, Some(0.58));
     assert_eq!(p.siblings_loops_per_s_each, Some(232_000_000.0));
     assert_eq!(p.separate_loops_per_s_each, Some(400_000_000.0));
     assert_eq!(
-        x.smt_probe_load
+        x.smt_contention_load
             .as_ref()
             .unwrap()
             .cpu
@@ -609,7 +609,7 @@ Prefetch  : on
         match i {
             0 | 1 => {
                 assert_eq!(r.cpu_loop[0].conditions.clock.unwrap().steal_percent, 0.3);
-                assert_eq!(x.smt_probe.as_ref().unwrap().ratio, Some(0.97));
+                assert_eq!(x.smt_contention.as_ref().unwrap().ratio, Some(0.97));
             }
             _ => {
                 // The malformed run line is not read; the other one is.

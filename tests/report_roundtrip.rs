@@ -13,7 +13,7 @@ use quickbench::conditions::tenancy::{LevelFrom, Tenancy, Unjudged};
 use quickbench::conditions::{Clock, ProbedClock, StepLoad};
 use quickbench::conditions::{Mark, MarkKind, Measured};
 use quickbench::cpu_loop::mhz::{ClockProbe, CpuMhz, ProbeStatus};
-use quickbench::cpu_loop::smt::{SmtPlan, SmtProbe};
+use quickbench::cpu_loop::smt::{SmtContention, SmtPlan};
 use quickbench::cpu_loop::LoopStep;
 use quickbench::dd_io::{Direction, LineResult};
 use quickbench::end::End;
@@ -404,7 +404,7 @@ fn dram_run(rng: &mut Rng, threads: u32) -> DramRun {
 }
 
 /// Every line kind of the `-x` sections, at the precision it prints:
-/// steal, clock, spread and load per CPU loop step, the SMT probe (each
+/// steal, clock, spread and load per CPU loop step, the SMT contention test (each
 /// verdict, its rates, its load), the memory step's spread and load, the
 /// DRAM arrays (capped or not), runs and load, device details, and per
 /// storage line the percentiles, spread, counters, reach and load.
@@ -590,18 +590,18 @@ fn extended(rng: &mut Rng, r: &mut Report) {
         3 => Some(SmtPlan::SiblingsNotUsable {
             threads_per_core: 2 + rng.below(7) as u32,
         }),
-        _ => Some(SmtPlan::Probe {
+        _ => Some(SmtPlan::Pairs {
             threads_per_core: 2 + rng.below(7) as u32,
             siblings: [0, 0],
             separate: [0, 0],
         }),
     };
-    let smt_probe = smt.map(|plan| {
-        let probe = matches!(plan, SmtPlan::Probe { .. });
+    let smt_contention = smt.map(|plan| {
+        let probe = matches!(plan, SmtPlan::Pairs { .. });
         let cut_short = probe && rng.below(5) == 0;
         let ratio = (probe && !cut_short).then(|| rng.below(120) as f64 / 100.0);
         let rates = ratio.is_some() && rng.coin();
-        SmtProbe {
+        SmtContention {
             plan,
             siblings_loops_per_s_each: rates.then(|| rng.below(1 << 33) as f64),
             separate_loops_per_s_each: rates.then(|| rng.below(1 << 33) as f64),
@@ -644,8 +644,8 @@ fn extended(rng: &mut Rng, r: &mut Report) {
         }
     });
     r.extended = Some(Extended {
-        smt_probe_load: smt_probe.as_ref().and_then(|_| step_load(rng)),
-        smt_probe,
+        smt_contention_load: smt_contention.as_ref().and_then(|_| step_load(rng)),
+        smt_contention,
         dram_load: dram.as_ref().and_then(|_| step_load(rng)),
         dram,
         device_details: (0..rng.below(3))

@@ -1,20 +1,17 @@
 //! Block devices: the `[ Storage info ]` table, the device(s) behind a
-//! directory and the `[ Storage device stack ]`.
+//! directory and the `[ Storage device stack ]`. Reads `/sys/block`,
+//! `/sys/class/block`, `/sys/dev/block`, `/sys/fs/btrfs`,
+//! `/proc/self/mountinfo`, `/proc/swaps` and `/run/udev/data` through a
+//! [`Sysroot`](crate::sysroot::Sysroot), plus `statx(STATX_MNT_ID)` on a
+//! live system. Spawns no program.
 //!
-//! Reads `/sys/block`, `/sys/class/block`, `/sys/dev/block`,
-//! `/sys/fs/btrfs`, `/proc/self/mountinfo`, `/proc/swaps` and
-//! `/run/udev/data` through a [`Sysroot`](crate::sysroot::Sysroot), plus
-//! `statx(STATX_MNT_ID)` on a live system. Spawns no program.
-//!
-//! * [`storage_table`]: the rows of the table.
-//! * [`resolve_dir`]: the [`Target`] behind a directory (kind, devices to
-//!   watch, the name for titles).
-//! * [`device_stack`]: the `lsblk -s -o NAME,SIZE,TYPE,MOUNTPOINT` tree, as data.
+//! * [`storage_table`]: the rows of the table; [`resolve_dir`]: the
+//!   [`Target`] behind a directory (kind, devices to watch, title name).
+//! * [`device_stack`]: the `lsblk -s -o NAME,SIZE,TYPE,MOUNTPOINT` tree.
 //! * [`read_block_stat`] / [`parse_block_stat`]: the I/O counters, and
 //!   their difference over a line ([`BlockStat::delta`]).
-//! * [`device_layout`] / [`fuse_backing`] / [`check_layout`]: the devices
-//!   whose counters tell whether a line's I/O reached hardware, and
-//!   [`cache_caveat`]: whether a cache may serve the figures.
+//! * [`device_layout`] / [`fuse_backing`] / [`check_layout`]: whether a
+//!   line's I/O reached hardware; [`cache_caveat`]: whether a cache may.
 
 mod caveat;
 pub mod details;

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::fact::{Better, Fact, Section, Unit};
+use super::fact::{Better, Fact, RowSection, Unit};
 use super::fleet::{fleet_table, FleetTable};
 use super::load::Input;
 use super::sides::{report_infos, side_fact, sides, Grouping, ReportInfo, Side};
@@ -22,7 +22,7 @@ pub const COMPARE_SCHEMA_VERSION: u32 = 2;
 #[derive(Debug, Clone, Serialize)]
 pub struct Row {
     /// The section.
-    pub section: Section,
+    pub section: RowSection,
     /// The line's label.
     pub label: String,
     /// A figure or an information line.
@@ -79,7 +79,7 @@ pub struct Comparison {
     /// each figure that would be judged would be read, and its section,
     /// for the legend.
     #[serde(skip)]
-    pub unjudged_spreads: Vec<(Section, Spread)>,
+    pub unjudged_spreads: Vec<(RowSection, Spread)>,
 }
 
 /// Lines up `inputs`' facts, grouped into sides automatically
@@ -107,9 +107,9 @@ pub fn compare_for(
     let all: Vec<&[Fact]> = inputs.iter().map(|i| i.facts.as_slice()).collect();
     // The keys in report order: sections in the order they first appear,
     // lines within a section in the order they first appear.
-    let mut sections: Vec<Section> = Vec::new();
-    let mut keys: Vec<(usize, Section, &str)> = Vec::new();
-    let mut index: HashMap<(Section, &str), usize> = HashMap::new();
+    let mut sections: Vec<RowSection> = Vec::new();
+    let mut keys: Vec<(usize, RowSection, &str)> = Vec::new();
+    let mut index: HashMap<(RowSection, &str), usize> = HashMap::new();
     for f in all.iter().flat_map(|fs| fs.iter()) {
         let s = match sections.iter().position(|s| *s == f.section()) {
             Some(s) => s,
@@ -126,7 +126,7 @@ pub fn compare_for(
     }
     let mut order: Vec<usize> = (0..keys.len()).collect();
     order.sort_by_key(|&i| (keys[i].0, i));
-    let by_key: Vec<HashMap<(Section, &str), &Fact>> = all
+    let by_key: Vec<HashMap<(RowSection, &str), &Fact>> = all
         .iter()
         .map(|fs| fs.iter().map(|f| ((f.section(), f.label()), f)).collect())
         .collect();
@@ -301,7 +301,7 @@ fn each(reports: &[ReportInfo], values: &[impl std::fmt::Display]) -> String {
 }
 
 fn row(
-    section: Section,
+    section: RowSection,
     label: &str,
     cells: &[Option<SideFact>],
     judged: impl Fn(usize) -> (Verdict, Option<Judged>),

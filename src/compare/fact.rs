@@ -1,5 +1,5 @@
 //! What one report says on one line of a comparison, typed: a [`Fact`] is
-//! an information line or a figure, in a [`Section`]; a figure holds its
+//! an information line or a figure, in a [`RowSection`]; a figure holds its
 //! direction, [`Unit`], kind, trials, the step's [`End`] and its
 //! [`Mark`]s. [`super::facts`] reads a report into them; nothing here
 //! reads a report or compares.
@@ -9,6 +9,7 @@ use std::fmt;
 use serde::{Serialize, Serializer};
 
 use crate::conditions::{Mark, MarkKind};
+use crate::dd_io::Direction;
 use crate::end::End;
 use crate::membw::dram::DramNote;
 use crate::model::BlockSize;
@@ -20,7 +21,7 @@ use crate::units::dd_rate;
 /// A section of a report, as compare lines its rows up: the report's own
 /// sections, the `-x` ones, and the added ones (`crate::sections`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Section {
+pub enum RowSection {
     /// The header: version, host, kernel, build, loop, limits.
     Header,
     /// `[ CPU info ]`.
@@ -37,7 +38,7 @@ pub enum Section {
     StorageBandwidth,
     /// `[ Storage bandwidth - 4k|1M blocks ]`: the lines of one block size.
     StorageLines(BlockSize),
-    /// `-x`: the CPU loop's steal and the SMT probe.
+    /// `-x`: the CPU loop's steal and the SMT contention test.
     ExtendedCpu,
     /// `-x`: the DRAM runs.
     ExtendedMemory,
@@ -47,34 +48,34 @@ pub enum Section {
     Added(&'static str),
 }
 
-impl Section {
+impl RowSection {
     /// The section's title, as the comparison prints it (without a device).
     pub fn title(self) -> String {
         match self {
-            Section::Header => "Header".into(),
-            Section::CpuInfo => "CPU info".into(),
-            Section::CpuLoop => "CPU loop".into(),
-            Section::Memory => "Memory".into(),
-            Section::StorageInfo => "Storage info".into(),
-            Section::StorageStack => "Storage device stack".into(),
-            Section::StorageBandwidth => "Storage bandwidth".into(),
-            Section::StorageLines(bs) => format!("Storage bandwidth - {} blocks", bs.label()),
-            Section::ExtendedCpu => "Extended: CPU".into(),
-            Section::ExtendedMemory => "Extended: Memory (DRAM, STREAM-like)".into(),
-            Section::ExtendedStorage => "Extended: Storage".into(),
-            Section::Added(title) => title.into(),
+            RowSection::Header => "Header".into(),
+            RowSection::CpuInfo => "CPU info".into(),
+            RowSection::CpuLoop => "CPU loop".into(),
+            RowSection::Memory => "Memory".into(),
+            RowSection::StorageInfo => "Storage info".into(),
+            RowSection::StorageStack => "Storage device stack".into(),
+            RowSection::StorageBandwidth => "Storage bandwidth".into(),
+            RowSection::StorageLines(bs) => format!("Storage bandwidth - {} blocks", bs.label()),
+            RowSection::ExtendedCpu => "Extended: CPU".into(),
+            RowSection::ExtendedMemory => "Extended: Memory (DRAM, STREAM-like)".into(),
+            RowSection::ExtendedStorage => "Extended: Storage".into(),
+            RowSection::Added(title) => title.into(),
         }
     }
 }
 
-impl fmt::Display for Section {
+impl fmt::Display for RowSection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.title())
     }
 }
 
 /// In the JSON, a section is its title.
-impl Serialize for Section {
+impl Serialize for RowSection {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&self.title())
     }
@@ -97,7 +98,7 @@ pub enum Unit {
     Microseconds,
     /// A DRAM run (`-x`), GB/s.
     GigabytesPerSecond,
-    /// A ratio (`-x`: the SMT probe).
+    /// A ratio (`-x`: the SMT contention test).
     Ratio,
     /// A share of a step's time, percent (the time its core was not
     /// shared).
@@ -224,6 +225,38 @@ impl fmt::Display for Method {
     }
 }
 
+/// Which line of its section a figure is, as typed data: the label is
+/// its words, which only the renderer chooses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineId {
+    /// A `[ CPU loop ]` step, by its jobs.
+    CpuJobs(u32),
+    /// The `[ Memory ]` bandwidth.
+    MemoryBandwidth,
+    /// A storage line, by its direction and jobs (its block size is its
+    /// section's).
+    Storage {
+        /// Write or read.
+        direction: Direction,
+        /// Its parallel jobs.
+        jobs: u32,
+    },
+    /// Any other figure (`-x`, an added section's): known by its label.
+    Other,
+}
+
+/// A figure's identity across reports: its section, its line and its
+/// unit (a storage line prints MB/s, IO/s and a mean latency).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FigureKey {
+    /// Its section.
+    pub section: RowSection,
+    /// Its line in the section.
+    pub line: LineId,
+    /// Its unit.
+    pub unit: Unit,
+}
+
 /// What one report says on one line of the comparison.
 #[derive(Debug, Clone, PartialEq)]
 // A report has a few hundred facts, each read once: boxing the figures
@@ -240,7 +273,7 @@ pub enum Fact {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Info {
     /// Its section.
-    pub section: Section,
+    pub section: RowSection,
     /// The line's label.
     pub label: String,
     /// What it says.
@@ -251,9 +284,11 @@ pub struct Info {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Figure {
     /// Its section.
-    pub section: Section,
+    pub section: RowSection,
     /// The line's label (with the unit when a line prints several).
     pub label: String,
+    /// Which line of the section it is ([`Figure::key`]).
+    pub line: LineId,
     /// Which way is better.
     pub better: Better,
     /// The unit of `value`.
@@ -312,7 +347,7 @@ pub fn distortion(marks: &[Mark]) -> Option<MarkKind> {
 impl Figure {
     /// A figure of one clean trial, complete, without marks or method.
     pub fn new(
-        section: Section,
+        section: RowSection,
         label: impl Into<String>,
         (better, unit, kind): (Better, Unit, FigureKind),
         value: f64,
@@ -321,6 +356,7 @@ impl Figure {
         Figure {
             section,
             label: label.into(),
+            line: LineId::Other,
             better,
             unit,
             kind,
@@ -332,6 +368,15 @@ impl Figure {
             notes: Vec::new(),
             method: None,
             measure: None,
+        }
+    }
+
+    /// Its identity across reports, whatever its label's words.
+    pub fn key(&self) -> FigureKey {
+        FigureKey {
+            section: self.section,
+            line: self.line,
+            unit: self.unit,
         }
     }
 
@@ -347,7 +392,7 @@ impl Figure {
 
 impl Fact {
     /// An information line of `section`.
-    pub fn info(section: Section, label: impl Into<String>, text: impl Into<String>) -> Fact {
+    pub fn info(section: RowSection, label: impl Into<String>, text: impl Into<String>) -> Fact {
         Fact::Info(Info {
             section,
             label: label.into(),
@@ -356,7 +401,7 @@ impl Fact {
     }
 
     /// The line's section.
-    pub fn section(&self) -> Section {
+    pub fn section(&self) -> RowSection {
         match self {
             Fact::Info(i) => i.section,
             Fact::Figure(f) => f.section,
@@ -406,12 +451,12 @@ mod tests {
     #[test]
     fn sections_and_units_read_as_the_report_prints_them() {
         assert_eq!(
-            Section::StorageLines(BlockSize::M1).title(),
+            RowSection::StorageLines(BlockSize::M1).title(),
             "Storage bandwidth - 1M blocks"
         );
-        assert_eq!(Section::ExtendedStorage.to_string(), "Extended: Storage");
+        assert_eq!(RowSection::ExtendedStorage.to_string(), "Extended: Storage");
         assert_eq!(
-            serde_json::to_string(&Section::StorageLines(BlockSize::K4)).unwrap(),
+            serde_json::to_string(&RowSection::StorageLines(BlockSize::K4)).unwrap(),
             "\"Storage bandwidth - 4k blocks\""
         );
         assert_eq!(
@@ -432,7 +477,7 @@ mod tests {
     #[test]
     fn a_figure_prints_its_end_then_its_marks_then_its_notes() {
         let mut f = Figure::new(
-            Section::Memory,
+            RowSection::Memory,
             "Bandwidth",
             (Better::Higher, Unit::BytesPerSecond, FigureKind::Memory),
             1.0,
@@ -449,8 +494,11 @@ mod tests {
         assert_eq!(words[2], "threads not pinned");
         assert_eq!(distortion(&f.marks), Some(MarkKind::Steal));
         let fact = Fact::Figure(f);
-        assert_eq!((fact.section(), fact.value()), (Section::Memory, Some(1.0)));
-        let info = Fact::info(Section::Header, "Host", "vm");
+        assert_eq!(
+            (fact.section(), fact.value()),
+            (RowSection::Memory, Some(1.0))
+        );
+        let info = Fact::info(RowSection::Header, "Host", "vm");
         assert_eq!(
             (info.label(), info.text(), info.value()),
             ("Host", "vm", None)

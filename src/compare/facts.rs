@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use super::fact::{Better, Fact, FactTrial, Figure, FigureKind, Method, Section, Unit};
+use super::fact::{Better, Fact, FactTrial, Figure, FigureKind, LineId, Method, RowSection, Unit};
 use super::facts_added::facts_added;
 use super::facts_extended::facts_extended;
 use crate::conditions::{Mark, Tenancy};
@@ -48,7 +48,7 @@ fn loop_method(r: &Report) -> Method {
 /// The header: who ran, where, built how, the loop and the limits.
 fn header(r: &Report) -> Vec<Fact> {
     let h = &r.quickbench;
-    let line = |label: &str, text: String| Fact::info(Section::Header, label, text);
+    let line = |label: &str, text: String| Fact::info(RowSection::Header, label, text);
     let mut v = Vec::new();
     v.push(line(
         "Quickbench",
@@ -116,7 +116,7 @@ fn cpu_info(r: &Report) -> Vec<Fact> {
             } else {
                 format!("{} ({})", l.label.trim_end_matches(':'), n)
             };
-            Fact::info(Section::CpuInfo, label, l.value.clone())
+            Fact::info(RowSection::CpuInfo, label, l.value.clone())
         })
         .collect()
 }
@@ -128,7 +128,7 @@ fn cpu_loop(r: &Report) -> Vec<Fact> {
         .iter()
         .flat_map(|s| {
             let mut f = Figure::new(
-                Section::CpuLoop,
+                RowSection::CpuLoop,
                 format!("{:2} // jobs", s.jobs),
                 (
                     Better::Higher,
@@ -142,6 +142,7 @@ fn cpu_loop(r: &Report) -> Vec<Fact> {
                 .into_iter()
                 .map(|t| trial(t.loops_per_s_mean.trunc(), sampled(&t.samples), &t.marks))
                 .collect();
+            f.line = LineId::CpuJobs(s.jobs);
             f.method = Some(method);
             f.end = s.end.clone();
             f.marks = s.marks.clone();
@@ -231,10 +232,10 @@ where
 }
 
 /// The section of a step's tenancy rows: the step's.
-fn step_section(kind: FigureKind) -> Section {
+fn step_section(kind: FigureKind) -> RowSection {
     match kind {
-        FigureKind::Memory => Section::Memory,
-        _ => Section::CpuLoop,
+        FigureKind::Memory => RowSection::Memory,
+        _ => RowSection::CpuLoop,
     }
 }
 
@@ -265,14 +266,14 @@ fn memory(r: &Report) -> Vec<Fact> {
     let mut v = Vec::new();
     if let Some(kib) = m.mem_total_kib {
         v.push(Fact::info(
-            Section::Memory,
+            RowSection::Memory,
             "Total",
             format!("{} MB", kib >> 10),
         ));
     }
     if let Some(bw) = &m.dd_bandwidth {
         let mut f = Figure::new(
-            Section::Memory,
+            RowSection::Memory,
             "Bandwidth",
             (Better::Higher, Unit::BytesPerSecond, FigureKind::Memory),
             bw.bytes_per_s(),
@@ -282,6 +283,7 @@ fn memory(r: &Report) -> Vec<Fact> {
             .into_iter()
             .map(|t| trial(t.bytes_per_s(), sampled(&t.samples), &t.marks))
             .collect();
+        f.line = LineId::MemoryBandwidth;
         f.end = bw.end.clone();
         f.marks = bw.marks.clone();
         v.push(Fact::Figure(f));
@@ -303,7 +305,7 @@ fn storage_info(r: &Report) -> Vec<Fact> {
         .flatten()
         .map(|d| {
             Fact::info(
-                Section::StorageInfo,
+                RowSection::StorageInfo,
                 d.name.clone(),
                 format!(
                     "{}, {} GB, queue depth {}, {}",
@@ -329,7 +331,7 @@ fn storage_stack(r: &Report) -> Vec<Fact> {
     let mut names = Vec::new();
     s.roots.iter().for_each(|n| walk(n, &mut names));
     vec![Fact::info(
-        Section::StorageStack,
+        RowSection::StorageStack,
         "Devices",
         names.join(", "),
     )]
@@ -341,7 +343,7 @@ fn storage_bandwidth(r: &Report) -> Vec<Fact> {
     let mut v = Vec::new();
     if !r.storage_bandwidth.is_empty() || r.storage_bandwidth_skipped.is_some() {
         v.push(Fact::info(
-            Section::StorageBandwidth,
+            RowSection::StorageBandwidth,
             "Storage",
             storage_words(r),
         ));
@@ -349,7 +351,7 @@ fn storage_bandwidth(r: &Report) -> Vec<Fact> {
     if r.storage_bandwidth.is_empty() {
         if let Some(why) = &r.storage_bandwidth_skipped {
             v.push(Fact::info(
-                Section::StorageBandwidth,
+                RowSection::StorageBandwidth,
                 "Skipped",
                 why.clone(),
             ));
@@ -374,7 +376,7 @@ fn storage_line(
     bs: BlockSize,
     latency: Method,
 ) -> impl Iterator<Item = Figure> + '_ {
-    let section = Section::StorageLines(bs);
+    let section = RowSection::StorageLines(bs);
     let line = format!("{:<6} ({:>2} thread[s])", l.direction.label(), l.jobs);
     let measure = format!("{section}: {line}");
     let kind = match bs {
@@ -413,6 +415,10 @@ fn storage_line(
             .iter()
             .map(|(t, within)| trial(pick(t), within.clone(), &t.marks))
             .collect();
+        f.line = LineId::Storage {
+            direction: l.direction,
+            jobs: l.jobs,
+        };
         f.marks = l.marks.clone();
         f.end = l.end.clone();
         f.measure = Some(measure.clone());

@@ -1,11 +1,11 @@
 //! What a report's added sections (`crate::sections`) say, for compare,
 //! after the `-x` sections: each section's neutral facts
 //! (`sections::Added::facts`) typed as compare's, in the section's own
-//! [`Section`], its figures' unit an [`Unit::Added`] and their kind an
+//! [`RowSection`], its figures' unit an [`Unit::Added`] and their kind an
 //! [`FigureKind::Added`] carrying the run-to-run spread the section says.
 //! Nothing here knows a section: a new one changes nothing in compare.
 
-use super::fact::{Fact, FactTrial, Figure, FigureKind, Section, Unit};
+use super::fact::{Fact, FactTrial, Figure, FigureKind, RowSection, Unit};
 use crate::model::Report;
 use crate::sections;
 use crate::stats::TrialValue;
@@ -15,17 +15,17 @@ pub fn facts_added(r: &Report) -> Vec<Fact> {
     sections::added()
         .iter()
         .flat_map(|s| {
-            let section = Section::Added(s.title());
+            let section = RowSection::Added(s.title());
             s.facts(r).into_iter().map(move |f| typed(section, f))
         })
         .collect()
 }
 
 /// One neutral fact of `section`, typed.
-fn typed(section: Section, f: sections::Fact) -> Fact {
+fn typed(section: RowSection, f: sections::AddedFact) -> Fact {
     match f {
-        sections::Fact::Info { label, text } => Fact::info(section, label, text),
-        sections::Fact::Figure(f) => {
+        sections::AddedFact::Info { label, text } => Fact::info(section, label, text),
+        sections::AddedFact::Figure(f) => {
             let how = (f.better, Unit::Added(f.unit), FigureKind::Added(f.spread));
             let mut figure = Figure::new(section, f.label, how, f.value, f.text);
             // A section that gives no trials has one: its figure.
@@ -64,7 +64,7 @@ mod tests {
         compare_grouped(inputs, Grouping::Split(n))
             .rows
             .into_iter()
-            .filter(|r| r.section == Section::Added("Tally"))
+            .filter(|r| r.section == RowSection::Added("Tally"))
             .collect()
     }
 
@@ -77,7 +77,7 @@ mod tests {
         assert!(n > 2, "{facts:?}");
         assert_eq!(
             facts[n - 2],
-            Fact::info(Section::Added("Tally"), "Words", "7")
+            Fact::info(RowSection::Added("Tally"), "Words", "7")
         );
         let f = facts[n - 1].figure().expect("a figure");
         assert_eq!((f.label.as_str(), f.text.as_str()), ("Rate", "1234.6"));
@@ -87,7 +87,7 @@ mod tests {
         assert_eq!(assumed_run_cv(f.kind), RUN_SPREAD.assumed_cv);
         assert_eq!(run_floor_cv(f.kind), 0.0);
         assert_eq!(f.trials.len(), 1);
-        assert_eq!(Section::Added("Tally").title(), "Tally");
+        assert_eq!(RowSection::Added("Tally").title(), "Tally");
         assert_eq!(Unit::Added("words/s").to_string(), "words/s");
         drop(_swap);
         assert_eq!(crate::compare::facts(&r).len(), n - 2);

@@ -1,5 +1,5 @@
 //! What a report's `-x` sections say, for compare, after the standard
-//! sections: the steal of each CPU loop step, the SMT probe, the DRAM runs
+//! sections: the steal of each CPU loop step, the SMT contention test, the DRAM runs
 //! (copy and triad with 1 thread and with all CPUs) and the latency
 //! percentiles of each storage line. Only for a report run with `-x`
 //! (read from its JSON or its text): a JSON document holds percentiles and
@@ -9,19 +9,19 @@
 //! Each figure's value is the figure as the text prints it (rounded to
 //! its printed decimals), so that a report's text and JSON give one value.
 
-use super::fact::{distortion, Better, Fact, Figure, FigureKind, Method, Section, Unit};
+use super::fact::{distortion, Better, Fact, Figure, FigureKind, Method, RowSection, Unit};
 use crate::end::End;
 use crate::membw::dram::DramRun;
 use crate::model::forms::device_details;
 use crate::model::{BlockSize, Extended, Report};
 
-const CPU: Section = Section::ExtendedCpu;
-const MEMORY: Section = Section::ExtendedMemory;
-const STORAGE: Section = Section::ExtendedStorage;
+const CPU: RowSection = RowSection::ExtendedCpu;
+const MEMORY: RowSection = RowSection::ExtendedMemory;
+const STORAGE: RowSection = RowSection::ExtendedStorage;
 
 /// A figure as printed with `decimals`: its value is the printed one.
 fn figure(
-    section: Section,
+    section: RowSection,
     label: String,
     better: Better,
     unit: Unit,
@@ -80,14 +80,14 @@ fn steal(r: &Report) -> Vec<Fact> {
         .collect()
 }
 
-/// The SMT probe's ratio.
+/// The SMT contention test's ratio.
 ///
 /// The SMT ratio is a figure: the per-job rate of two jobs on one
 /// core's siblings over two on separate cores, measured like the CPU
 /// loop. Higher is better: a host running as many jobs as CPUs loses
 /// less to its siblings. Without a ratio, the verdict says why.
 fn smt(x: &Extended) -> Option<Fact> {
-    let p = x.smt_probe.as_ref()?;
+    let p = x.smt_contention.as_ref()?;
     Some(match p.ratio {
         Some(ratio) => {
             let mut f = figure(

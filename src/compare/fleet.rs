@@ -6,9 +6,10 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::fact::{distortion, Better, Fact, Figure, Method, Section, Unit};
+use super::fact::{distortion, Better, Fact, Figure, FigureKey, LineId, Method, RowSection, Unit};
 use super::sides::Side;
 use super::verdict::bounded;
+use crate::dd_io::Direction::{self, Read, Write};
 use crate::model::BlockSize;
 use crate::stats::describe::median;
 use crate::stats::fleet::{fleet_outliers, FLOOR, Z_CUT};
@@ -73,17 +74,26 @@ type KeyCell = Option<(f64, Option<Tag>)>;
 #[derive(Debug, Clone, Copy)]
 enum Key {
     /// The first figure of a section (the CPU loop's 1 job).
-    First(Section),
+    First(RowSection),
     /// The last figure of a section (the CPU loop's most jobs).
-    Last(Section),
-    /// The figure of this section and label.
-    Line(Section, &'static str),
+    Last(RowSection),
+    /// The figure of this identity.
+    Line(FigureKey),
+}
+
+/// The key figure of a storage line.
+const fn storage(section: RowSection, direction: Direction, jobs: u32, unit: Unit) -> Key {
+    Key::Line(FigureKey {
+        section,
+        line: LineId::Storage { direction, jobs },
+        unit,
+    })
 }
 
 /// The key figures: heading, unit, which way is better, and where each is.
 const KEY_FIGURES: [(&str, Unit, Better, Key); 10] = {
     use Better::Higher;
-    use Section::{CpuLoop, Memory, StorageLines};
+    use RowSection::{CpuLoop, Memory, StorageLines};
     use Unit::{BytesPerSecond, IoPerSecond, LoopsPerJobPerSecond, MegabytesPerSecond};
     let k4 = StorageLines(BlockSize::K4);
     let m1 = StorageLines(BlockSize::M1);
@@ -104,50 +114,54 @@ const KEY_FIGURES: [(&str, Unit, Better, Key); 10] = {
             "Memory",
             BytesPerSecond,
             Higher,
-            Key::Line(Memory, "Bandwidth"),
+            Key::Line(FigureKey {
+                section: Memory,
+                line: LineId::MemoryBandwidth,
+                unit: BytesPerSecond,
+            }),
         ),
         (
             "4k W 1j",
             IoPerSecond,
             Higher,
-            Key::Line(k4, "Writes ( 1 thread[s]) IO/s"),
+            storage(k4, Write, 1, IoPerSecond),
         ),
         (
             "4k W 16j",
             IoPerSecond,
             Higher,
-            Key::Line(k4, "Writes (16 thread[s]) IO/s"),
+            storage(k4, Write, 16, IoPerSecond),
         ),
         (
             "4k R 1j",
             IoPerSecond,
             Higher,
-            Key::Line(k4, "Reads  ( 1 thread[s]) IO/s"),
+            storage(k4, Read, 1, IoPerSecond),
         ),
         (
             "4k R 16j",
             IoPerSecond,
             Higher,
-            Key::Line(k4, "Reads  (16 thread[s]) IO/s"),
+            storage(k4, Read, 16, IoPerSecond),
         ),
         (
             "1M W 16j",
             MegabytesPerSecond,
             Higher,
-            Key::Line(m1, "Writes (16 thread[s]) MB/s"),
+            storage(m1, Write, 16, MegabytesPerSecond),
         ),
         (
             "1M R 16j",
             MegabytesPerSecond,
             Higher,
-            Key::Line(m1, "Reads  (16 thread[s]) MB/s"),
+            storage(m1, Read, 16, MegabytesPerSecond),
         ),
         (
             "4k R 1j lat",
             // The heading names the mean; the unit is plain µs.
             Unit::Microseconds,
             Better::Lower,
-            Key::Line(k4, "Reads  ( 1 thread[s]) µs avg. lat."),
+            storage(k4, Read, 1, Unit::MeanLatencyMicroseconds),
         ),
     ]
 };
@@ -158,7 +172,7 @@ fn key_cell(facts: &[Fact], key: Key) -> KeyCell {
     let f = match key {
         Key::First(s) => figures.find(|f| f.section == s),
         Key::Last(s) => figures.rfind(|f| f.section == s),
-        Key::Line(s, label) => figures.find(|f| f.section == s && f.label == label),
+        Key::Line(key) => figures.find(|f| f.key() == key),
     }?;
     Some((f.value, tag(f)))
 }
@@ -323,6 +337,32 @@ fn flagged<S: serde::Serializer>(why: &[Option<String>], s: S) -> Result<S::Ok, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compare::fact::FigureKind;
+
+    #[test]
+    fn a_key_figure_is_found_by_its_identity_not_its_words() {
+        let figure = |label: &str, direction, unit, value| {
+            let mut f = Figure::new(
+                RowSection::StorageLines(BlockSize::K4),
+                label,
+                (Better::Higher, unit, FigureKind::Storage4k),
+                value,
+                format!("{value}"),
+            );
+            f.line = LineId::Storage { direction, jobs: 1 };
+            Fact::Figure(f)
+        };
+        // Labels worded any way: the key reads the typed line and unit.
+        let facts = [
+            figure("w1 iops", Write, Unit::IoPerSecond, 10.0),
+            figure("r1 mbps", Read, Unit::MegabytesPerSecond, 20.0),
+            figure("r1 iops", Read, Unit::IoPerSecond, 30.0),
+        ];
+        let at = |heading: &str| KEY_FIGURES.iter().find(|k| k.0 == heading).unwrap().3;
+        assert_eq!(key_cell(&facts, at("4k W 1j")).map(|c| c.0), Some(10.0));
+        assert_eq!(key_cell(&facts, at("4k R 1j")).map(|c| c.0), Some(30.0));
+        assert_eq!(key_cell(&facts, at("4k R 16j")), None);
+    }
 
     #[test]
     fn outliers_by_the_robust_rule_say_why() {

@@ -2,23 +2,14 @@
 //!
 //! Each input (our text, our JSON, the bash original's text) is read into
 //! the report model ([`load`]); [`facts`] lists what a report says, section
-//! by section in report order (figures with their direction, kind and
-//! trials, information lines); [`sides`] groups the reports into sides
-//! (the reports of one host, or the groups split by `--`), whose trials of
-//! a figure are their reports' ([`sides::trials_of`]); [`compare`] lines
-//! them up by key across sides, the first being the reference, and
-//! [`verdict`] decides each cell from the figure's own noise
-//! ([`crate::stats::judge_all`], one family per pair of sides): the ratio
-//! with its interval read against ±5 %, better / worse / ≈ / ~ (with the
-//! runs a side that would decide); the fixed ±5 % band for reports without
-//! samples; *not comparable* with the reason (the bash original's CPU loop
-//! against ours, or another loop definition; its latency column; a line
-//! interrupted or stopped), or missing. With more than two sides, [`fleet`]
-//! gives the key figures of each, their median and the outliers (the
-//! robust rule of [`crate::stats::fleet`]). The comparison is data
-//! ([`Comparison`], serialized as the `--json` document); [`render`] writes
-//! it as text in the [`Style`] of the terminal, as JSON, or as one HTML
-//! page ([`html`]). Writing it and the exit status are the binary's.
+//! by section; [`sides`] groups the reports into sides (one host's, or the
+//! groups split by `--`); [`compare`] lines them up by key across sides,
+//! the first being the reference; [`verdict`] decides each cell from the
+//! figure's own noise ([`crate::stats::judge_all`]), or says why it is not
+//! comparable. With more than two sides, [`fleet`] gives each side's key
+//! figures, their median and the outliers. The comparison is data
+//! ([`Comparison`], the `--json` document); [`render`] writes it, one
+//! [`Render`] per output. Writing it and the exit status are the binary's.
 
 pub mod comparison;
 pub mod fact;
@@ -35,16 +26,16 @@ pub mod verdict;
 pub use comparison::{
     compare, compare_for, compare_grouped, Comparison, Row, RowKind, COMPARE_SCHEMA_VERSION,
 };
-pub use fact::{Better, Fact, Figure, FigureKind, Info, Section, Unit};
+pub use fact::{Better, Fact, Figure, FigureKind, Info, RowSection, Unit};
 pub use facts::facts;
 pub use fleet::{fleet_table, outlier_rule, FleetColumn, FleetRow, FleetTable};
 pub use load::{load, load_for_compare, Input};
 pub use render::csv::render_csv;
-pub use render::html::html;
+pub use render::html::{html, PageFile};
 pub use render::markdown::render_markdown;
-pub use render::render_json;
 pub use render::table::render_table;
 pub use render::text::{render_text, shows_table};
+pub use render::{render_json, Render};
 pub use sides::{Grouping, ReportInfo, Side};
 pub use style::Style;
 pub use verdict::{assumed_run_cv, Detail, Judged, Verdict, EQUAL_WITHIN};

@@ -34,6 +34,20 @@ impl Style {
         }
     }
 
+    /// The style of stdout: whether it is a terminal, `NO_COLOR`,
+    /// `COLUMNS`, the terminal's width.
+    pub fn of_stdout() -> Style {
+        let fd = libc::STDOUT_FILENO;
+        Style::new(
+            crate::progress::is_tty(fd),
+            std::env::var_os("NO_COLOR")
+                .map(|v| v.to_string_lossy().into_owned())
+                .as_deref(),
+            std::env::var("COLUMNS").ok().as_deref(),
+            crate::progress::terminal_width(fd),
+        )
+    }
+
     /// `text` in the colour of verdict `v`: green better, red worse,
     /// yellow not comparable or missing; the words carry the meaning.
     pub(super) fn paint(&self, text: &str, v: &Verdict) -> String {

@@ -1,20 +1,7 @@
 //! Verdicts: one side's figure or line against the reference side's.
 //!
-//! Figures are judged from their own noise by [`crate::stats::judge_all`],
-//! all the figures of a pair of sides as one family: the ratio B/A with an
-//! interval, read against the ±5 % margin (the original's README warns not
-//! to over-interpret ±5 %): *better* / *worse* when the whole interval lies
-//! beyond it, *equal* (≈) when the whole interval lies within it,
-//! *inconclusive* (~) when it straddles a bound, with the runs a side that
-//! would decide. What the interval rests on: the trials' own spread with 3
-//! or more a side; with fewer, the noise within each run (its sub-interval
-//! samples) plus a run-to-run spread assumed per kind of figure
-//! ([`assumed_run_cv`]); without samples (the bash original, older
-//! reports), the fixed ±5 % band on the ratio, as before. Trials marked
-//! busy, steal or other I/O are left out of the verdict (the figure reads
-//! what ran beside it); a side left with none reads *distorted*. Information
-//! lines read same or different; figures measured differently, or whose
-//! step did not run its whole time, are not comparable, with the reason.
+//! Why each case reads as it does: docs/METHOD.md "Compare's verdicts, case
+//! by case".
 
 use std::collections::HashMap;
 
@@ -34,37 +21,10 @@ pub const EQUAL_WITHIN: f64 = crate::stats::verdict::DEFAULT_MARGIN;
 /// when a side has only 1 or 2 trials of it (with 3 or more, it is
 /// measured), and where the value comes from.
 ///
-/// The values are for a quiet host (a step that others disturbed carries
-/// a mark, and its figure is read with that mark). One value serves every
-/// figure of its kind, so it is the noisiest line of the kind measured,
-/// rounded up to 0.05, not the median line: a value below a line's real
-/// spread turns that line's swings into false claims. Measured as the
-/// standard deviation of the log of unmarked figures over back-to-back
-/// runs on 2-vCPU KVM guests:
+/// Why one value per kind, and how each was measured (2-vCPU KVM guests):
+/// docs/METHOD.md "Assumed run-to-run spreads, per kind of figure".
 ///
-/// | kind | assumed | measured |
-/// | --- | --- | --- |
-/// | CPU loop steps | 0.12 | six consecutive runs of `quickbench 3`: the 1-job figure ranged 319-441 M loops/s (about 12 %), contention on the hypervisor's side that no mark sees |
-/// | memory bandwidth | 0.05 | six runs of `quickbench 2 --only cpu,memory`: 4.8 % |
-/// | 4k lines (MB/s, IO/s, mean latency) | 0.20 | 18 trials (six runs of `quickbench 1 --only io --repeat 3`) on a virtio disk (ext4): 0.11-0.17 over the six lines; a loop device over tmpfs, 1 s steps: 0.17-0.19 |
-/// | 1M lines (MB/s, IO/s, mean latency) | 0.40 | the same 18 trials: 0.09-0.37 (median 0.24); the 1-job read line flips between about 900 and 2400-3100 MB/s for a few seconds at a time (x3.2 apart within one report) |
-///
-/// A storage line's mean latency borrows its line's value: with a fixed
-/// number of jobs each waiting for its I/O, the mean latency is jobs /
-/// (IO/s) (Little's law). The `-x` latency percentiles have no samples and
-/// are read on the fixed band; they get the wider storage value should they
-/// gain samples.
-///
-/// Measured under our own builds' load (every CPU step marked busy), the
-/// spreads were two to three times larger; those figures carry marks and
-/// are not what a comparison of quiet hosts assumes. With one or two
-/// reports a side these values make small differences read ~ (a lone 1M
-/// line needs more than x3 to read better or worse, since the same disk
-/// moved that much on its own; a 4k line, x1.8); three reports a side (or
-/// `--repeat 3`) measure the spread instead, and the comparison's legend
-/// says which was done.
-///
-/// An added section's figure (`crate::sections::Figure`) says its own
+/// An added section's figure (`crate::sections::AddedFigure`) says its own
 /// (`sections::RunSpread`).
 pub fn assumed_run_cv(kind: FigureKind) -> f64 {
     match kind {
@@ -85,19 +45,7 @@ pub fn assumed_run_cv(kind: FigureKind) -> f64 {
 /// device and the device's moment; a 1M line's trials agree within a few
 /// percent while the next run's sit elsewhere.
 ///
-/// Measured as √(var of a line's mean log across reports − the mean of
-/// its within-report variances of that mean), over six consecutive
-/// default `quickbench 3` reports on ext4 over a loop device:
-///
-/// | kind | floor | measured |
-/// | --- | --- | --- |
-/// | CPU loop, memory | 0 | three A/A runs of one report a side: 1 claim in 30 CPU figures, 1 in 15 memory figures |
-/// | 4k lines | 0 | 0.06-0.11 over the six lines, yet no A/A claim in 270 figures over three runs: their trials spread 7-19 % each and carry it |
-/// | 1M lines | 0.07 | 0.04-0.24 (median 0.13); trials as tight as 4-8 % with the next report x1.26 away, the one A/A false claim of its run (17 of 19 in an earlier one) |
-///
-/// 0.07 is about the lower quartile of the 1M lines' measured floors:
-/// it removes the claims seen, while a 1M line of x1.5 with tight trials
-/// still decides with one report a side.
+/// Measurements: docs/METHOD.md "Run-to-run floors, per kind of figure".
 ///
 /// An added section's figure says its own floor, 0 unless its section
 /// says otherwise (`sections::RunSpread`).
@@ -531,7 +479,7 @@ fn words(v: &Verdict, j: &Judgement) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::fact::Section;
+    use crate::compare::fact::RowSection;
     use crate::end::End;
 
     fn side(values: &[f64], better: Better, kind: FigureKind) -> SideFact {
@@ -767,7 +715,7 @@ mod tests {
         let fact = |end: End| Figure {
             end,
             ..Figure::new(
-                Section::CpuLoop,
+                RowSection::CpuLoop,
                 "x",
                 (Better::Higher, Unit::IoPerSecond, FigureKind::CpuLoop),
                 100.0,

@@ -7,12 +7,10 @@
 //! clock ([`super::clock`]); besides, the other processes' CPU time
 //! ([`super::procs`]), the swap counters of `/proc/vmstat`, the CPUs'
 //! thermal throttling counters and cpufreq's `time_in_state`
-//! ([`crate::sysinfo::cpufreq`]); [`cpu_load`] is the pure
-//! arithmetic: other processes' CPU time on the CPUs the step used, and
-//! steal. Both files count in USER_HZ clock ticks
-//! (`sysconf(_SC_CLK_TCK)`, 100 on every mainstream kernel). The runner
-//! adds a storage line's other I/O ([`super::io`]) to the [`StepLoad`];
-//! [`super::mark`] judges it.
+//! ([`crate::sysinfo::cpufreq`]); [`cpu_load`] is the pure arithmetic:
+//! other processes' CPU time on the CPUs the step used, and steal, in
+//! USER_HZ ticks (`sysconf(_SC_CLK_TCK)`). The runner adds a storage
+//! line's other I/O ([`super::io`]); [`super::mark`] judges the load.
 
 use std::time::Instant;
 

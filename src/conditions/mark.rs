@@ -95,7 +95,7 @@ pub const DRIFT_PERCENT: f64 = 5.0;
 /// The kinds of step the runner samples, as far as marks are concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
-    /// A CPU loop step, or the SMT probe.
+    /// A CPU loop step, or the SMT contention test.
     Cpu,
     /// The dd-like memory bandwidth, or the DRAM runs.
     Memory,
@@ -287,12 +287,8 @@ impl MarkKind {
     /// host as configured: a container limited to 0.8 CPU is slower, and
     /// a comparison should say so (the mark shows why).
     ///
-    /// Swapping is memory pressure from whatever else runs: passing, like
-    /// busy. The clock, the frequency limits and thermal throttling are
-    /// the hardware and its settings doing what they do under load: the
-    /// comparison should show them. A drift is a property of the step's
-    /// trials together, not of one trial: compare says in its legend that
-    /// a drifting side's interval covers a moving figure.
+    /// Swapping, the clock, thermal throttling and drift: docs/METHOD.md "Marks
+    /// that leave a trial out of a verdict".
     pub fn distorts(self) -> bool {
         match self {
             MarkKind::Busy | MarkKind::Steal | MarkKind::OtherIo | MarkKind::Swapping => true,

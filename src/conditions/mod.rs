@@ -1,25 +1,16 @@
 //! The conditions of a measurement: what else the host did while a step
-//! ran, and the marks a distorted figure earns.
+//! ran, and the marks a distorted figure earns, so that the report names
+//! why a figure dropped rather than let the reader blame the hardware. The
+//! runner takes one [`Sampler`] around each step and wraps the figure the
+//! measuring module returned with what it sampled, as a [`Measured`]
+//! figure; the measuring modules know nothing of it. Nothing here prints.
 //!
-//! A figure drops for reasons the report must name rather than let the
-//! reader blame the hardware: other processes on the CPUs the step used,
-//! the hypervisor stealing time, the cgroup quota throttling the process,
-//! other I/O on the devices a storage line measured, a cache serving the
-//! line. The runner takes one [`Sampler`] around each step and wraps the
-//! figure the measuring module returned with what it sampled, as a
-//! [`Measured`] figure; the measuring modules know nothing of it.
-//!
-//! * [`load`]: the sampler and the CPU arithmetic (others' CPU time,
-//!   steal, cgroup throttling), as a [`StepLoad`]; [`clock`]: the CPUs'
-//!   clock during a CPU loop step, from the same sampler.
-//! * [`procs`]: the other processes' CPU time during a step (busy with
-//!   what).
+//! * [`load`]: the sampler and the CPU arithmetic (others' CPU time, steal,
+//!   cgroup throttling), as a [`StepLoad`]; [`clock`]: the CPUs' clock.
+//! * [`procs`]: the other processes' CPU time during a step.
 //! * [`io`]: the I/O on each device of a storage line that was not ours.
 //! * [`reach`]: whether a storage line's bytes reached its devices.
-//! * [`mark`]: the [`Mark`]s, each with its threshold, text, parse,
-//!   explanation and the steps it applies to.
-//!
-//! Measuring code: nothing here prints.
+//! * [`mark`]: the [`Mark`]s: threshold, text, parse, explanation, steps.
 
 pub mod clock;
 pub mod io;

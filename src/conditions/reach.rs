@@ -4,18 +4,8 @@
 //! sectors), through the target's [`DeviceLayout`]. Plain computation on
 //! data already measured: reads nothing, prints nothing.
 //!
-//! What the device counters can and cannot say:
-//! * Bytes, not I/O counts: the block layer merges adjacent requests
-//!   (fewer, larger I/Os) and splits large ones, neither changes sectors.
-//! * Writes are compared after the line's `fdatasync` (the engine samples
-//!   the counters once it returns), so write-back data is counted.
-//! * Metadata, journal and other processes' I/O only add device bytes;
-//!   mirrors and parity add more, divided out through
-//!   [`LayoutLeaf::write_copies_min`]. Everything that can go wrong in the
-//!   accounting raises the device share, so a mark is only ever missed,
-//!   never put on a healthy line.
-//!
-//! [`LayoutLeaf::write_copies_min`]: crate::blockdev::LayoutLeaf::write_copies_min
+//! Why a mark is only ever missed, never put on a healthy line: docs/METHOD.md
+//! "Reach: what the device counters can and cannot say".
 
 use serde::{Deserialize, Serialize};
 

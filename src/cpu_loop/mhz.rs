@@ -7,18 +7,8 @@
 //! and lmbench's MHz probes do: cycles per second is iterations × cycles
 //! per iteration over the time taken.
 //!
-//! Two chains, so that a core that shortcuts one does not go unseen:
-//! `add reg, reg` (1 cycle on every x86-64 core since the P6) and
-//! `imul reg, reg` (3 cycles on every x86-64 core since Nehalem and
-//! Bulldozer). `add reg, imm` would not do: recent cores fold immediate
-//! adds at rename, with no latency, and such a chain reads several times
-//! too fast. When the chains disagree by more than [`AGREE_PERCENT`] the
-//! probe says it could not calibrate rather than print either.
-//!
-//! Each chain runs in slices of about [`SLICE`]; a CPU's figure is the
-//! fastest slice of each chain (a slice cut by another task or by steal
-//! only ever reads slower). On architectures other than x86-64 the chains'
-//! latencies are not calibrated here: the probe says so.
+//! Why two chains (`add` and `imul`) and the fastest slice: docs/METHOD.md
+//! "The measured clock: two chains, the fastest slice".
 //!
 //! Measuring code: nothing here prints.
 

@@ -11,10 +11,7 @@
 //! while jobs on distinct cores do not. The stop flag is read (relaxed) once
 //! every [`BATCH`] loops. Changing the body changes [`LOOP_VERSION`].
 //!
-//! At the same place, each job stores its running loop count (relaxed, to
-//! a counter on its own cache line); the runner's thread, which sleeps
-//! through the step in 10 ms naps anyway, reads the counters at each
-//! sub-interval boundary to keep the step's samples ([`crate::samples`]).
+//! How the samples are taken: docs/METHOD.md "CPU loop samples: the jobs' counters".
 
 use std::cell::RefCell;
 use std::hint::black_box;

@@ -1,4 +1,4 @@
-//! The SMT probe (extended report): do two jobs on SMT siblings of one
+//! The SMT contention test (extended report): do two jobs on SMT siblings of one
 //! core slow each other, compared with two jobs on two different cores?
 //!
 //! Reads `/sys/devices/system/cpu/cpuN/topology/thread_siblings_list` for
@@ -21,17 +21,18 @@ use crate::samples::{Counter, Samples};
 use crate::sysinfo::cpu_numbers;
 use crate::Sysroot;
 
-/// The CPUs the probe chooses among (defined in [`crate::sysinfo`]).
+/// The CPUs the test chooses among (defined in [`crate::sysinfo`]).
 pub use crate::sysinfo::usable_cpu_list;
 
 /// A ratio at or above this means siblings do not slow each other.
 pub const NO_SLOWDOWN_RATIO: f64 = 0.9;
 
-/// Which CPUs the probe runs on, from the topology.
+/// Which CPUs the test runs on, from the topology.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SmtPlan {
     /// Two siblings of one core and two CPUs of different cores.
-    Probe {
+    #[serde(rename = "Probe")]
+    Pairs {
         /// Threads per core of the siblings' core (its sibling list).
         threads_per_core: u32,
         /// Two SMT siblings of one core.
@@ -50,10 +51,10 @@ pub enum SmtPlan {
     },
 }
 
-/// The result of the SMT probe.
+/// The result of the SMT contention test.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct SmtProbe {
-    /// The CPUs chosen, or why there is nothing to probe.
+pub struct SmtContention {
+    /// The CPUs chosen, or why there is nothing to test.
     pub plan: SmtPlan,
     /// Per-job loops per second of two jobs on the siblings (best round).
     pub siblings_loops_per_s_each: Option<f64>,
@@ -61,14 +62,14 @@ pub struct SmtProbe {
     pub separate_loops_per_s_each: Option<f64>,
     /// `siblings / separate`: 1.0 means no slowdown, 0.5 a shared core.
     pub ratio: Option<f64>,
-    /// True when Ctrl-C ended the probe early.
+    /// True when Ctrl-C ended the test early.
     pub cut_short: bool,
     /// The per-job loops per second of the rounds kept, per sub-interval.
     #[serde(default)]
     pub samples: SmtSamples,
 }
 
-/// The samples of the SMT probe's two kept rounds.
+/// The samples of the SMT contention test's two kept rounds.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SmtSamples {
     /// Two jobs on the siblings (the round of `siblings_loops_per_s_each`).
@@ -77,7 +78,7 @@ pub struct SmtSamples {
     pub separate: Samples,
 }
 
-impl SmtProbe {
+impl SmtContention {
     /// One line for the report.
     pub fn verdict(&self) -> String {
         match (&self.plan, self.ratio) {
@@ -89,9 +90,9 @@ impl SmtProbe {
                 "{threads_per_core} threads per core, but no two siblings of one core \
                  in this process's CPU set: nothing to probe"
             ),
-            (SmtPlan::Probe { .. }, None) => "interrupted before a figure: no verdict".into(),
+            (SmtPlan::Pairs { .. }, None) => "interrupted before a figure: no verdict".into(),
             (
-                SmtPlan::Probe {
+                SmtPlan::Pairs {
                     threads_per_core, ..
                 },
                 Some(r),
@@ -142,7 +143,7 @@ pub fn cores_of(sys: &Sysroot, usable: &[u32]) -> usize {
     cores.len().max(1)
 }
 
-/// Chooses the CPUs of the probe among `usable`, from the topology.
+/// Chooses the CPUs of the test among `usable`, from the topology.
 pub fn plan(sys: &Sysroot, usable: &[u32]) -> SmtPlan {
     // Group the usable CPUs by core (a core = its full sibling list).
     let mut cores: Vec<(Vec<u32>, Vec<u32>)> = Vec::new(); // (siblings, usable ones)
@@ -175,7 +176,7 @@ pub fn plan(sys: &Sysroot, usable: &[u32]) -> SmtPlan {
         .find(|(j, _)| *j != i)
         .map(|(_, (_, u))| u[0])
         .expect("two cores");
-    SmtPlan::Probe {
+    SmtPlan::Pairs {
         threads_per_core: sib.len() as u32,
         siblings: [a, b],
         separate: [a, other],
@@ -256,16 +257,20 @@ pub fn pin_current_thread(cpu: u32) -> bool {
     nix::sched::sched_setaffinity(nix::unistd::Pid::from_raw(0), &set).is_ok()
 }
 
-/// Runs the probe on the live system for about `duration` in all (four
+/// Runs the test on the live system for about `duration` in all (four
 /// runs of a quarter each: siblings, separate, siblings, separate), or
-/// until `interrupted()`. With nothing to probe it returns at once.
-pub fn probe(sys: &Sysroot, duration: Duration, interrupted: &dyn Fn() -> bool) -> SmtProbe {
+/// until `interrupted()`. With nothing to test it returns at once.
+pub fn measure(sys: &Sysroot, duration: Duration, interrupted: &dyn Fn() -> bool) -> SmtContention {
     run_plan(plan(sys, &usable_cpu_list(sys)), duration, interrupted)
 }
 
-/// Runs a given plan (see [`probe`]); a plan without CPUs returns at once.
-pub fn run_plan(plan: SmtPlan, duration: Duration, interrupted: &dyn Fn() -> bool) -> SmtProbe {
-    let mut out = SmtProbe {
+/// Runs a given plan (see [`measure`]); a plan without CPUs returns at once.
+pub fn run_plan(
+    plan: SmtPlan,
+    duration: Duration,
+    interrupted: &dyn Fn() -> bool,
+) -> SmtContention {
+    let mut out = SmtContention {
         plan: plan.clone(),
         siblings_loops_per_s_each: None,
         separate_loops_per_s_each: None,
@@ -273,7 +278,7 @@ pub fn run_plan(plan: SmtPlan, duration: Duration, interrupted: &dyn Fn() -> boo
         cut_short: false,
         samples: SmtSamples::default(),
     };
-    let SmtPlan::Probe {
+    let SmtPlan::Pairs {
         siblings, separate, ..
     } = plan
     else {
@@ -328,8 +333,8 @@ pub fn run_plan(plan: SmtPlan, duration: Duration, interrupted: &dyn Fn() -> boo
 mod tests {
     use super::*;
 
-    fn with_ratio(plan: SmtPlan, r: Option<f64>) -> SmtProbe {
-        SmtProbe {
+    fn with_ratio(plan: SmtPlan, r: Option<f64>) -> SmtContention {
+        SmtContention {
             plan,
             siblings_loops_per_s_each: None,
             separate_loops_per_s_each: None,
@@ -343,7 +348,7 @@ mod tests {
     fn the_rounds_kept_keep_their_samples() {
         let cpus = usable_cpu_list(&Sysroot::live());
         let pair = [cpus[0], *cpus.get(1).unwrap_or(&cpus[0])];
-        let plan = SmtPlan::Probe {
+        let plan = SmtPlan::Pairs {
             threads_per_core: 2,
             siblings: pair,
             separate: pair,
@@ -369,7 +374,7 @@ mod tests {
 
     #[test]
     fn verdicts() {
-        let p = SmtPlan::Probe {
+        let p = SmtPlan::Pairs {
             threads_per_core: 2,
             siblings: [0, 1],
             separate: [0, 2],

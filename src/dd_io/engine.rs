@@ -8,14 +8,8 @@
 //! I/O, with the clock reading the latency measurement already took).
 //! Nothing in the loop allocates; the only syscalls are the I/O itself.
 //!
-//! Before the gate opens, every job rests for [`SETTLE`] (not counted in
-//! the line): see there why. From the rest to the last job's end, a watch
-//! thread wakes every [`WATCH_TICK`]: see there why.
-//!
-//! Samples: after every I/O, where it checks the cut flag, each job stores
-//! its I/O count (relaxed, to a counter on its own cache line); the watch
-//! thread, awake anyway, reads the counters at each sub-interval boundary
-//! ([`crate::samples`]). No lock and no syscall is added to a job's loop.
+//! The rest ([`SETTLE`]), the watch thread ([`WATCH_TICK`]) and the samples:
+//! docs/METHOD.md "Storage jobs: the rest, the watch thread, the samples".
 
 use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -8,13 +8,9 @@
 //! wraps to the start at the end. Every completed block is added to the
 //! run's [`ExtentSet`]. A read job reads, sequentially and wrapping, the
 //! block-aligned parts of its region that the set marks as written (by any
-//! earlier write line of the run, any block size). With the usual order
-//! (writes 1, 4, 16 jobs, then reads 1, 4, 16) the `J`-job read line finds
-//! at least what the `J`-job write line wrote in the same regions. If a
-//! read job's region holds no written block at all (a write line cut short
-//! or stopped by an error), that job reads the whole file's written data
-//! instead, starting at a segment chosen by its index; if the run has
-//! written nothing, the read line is refused.
+//! earlier write line of the run, any block size).
+//! What a read line finds, and when it is refused: docs/METHOD.md "Storage
+//! file layout: what a read line finds".
 
 /// Below this much free space the storage bandwidth sections are skipped.
 pub const MIN_AVAILABLE_BYTES: u64 = 64 << 20;

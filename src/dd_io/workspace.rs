@@ -85,7 +85,7 @@ fn logical_block_size(sysroot: &Sysroot, dev: &str) -> Option<u64> {
 
 /// Writes then reads back one aligned block at offset 0; `Err(EINVAL)`
 /// means O_DIRECT is refused at I/O time.
-fn probe(fd: i32, align_bytes: u64, len_bytes: u64) -> std::io::Result<()> {
+fn try_direct_io(fd: i32, align_bytes: u64, len_bytes: u64) -> std::io::Result<()> {
     let mut b = AlignedBuf::new(len_bytes as usize, align_bytes as usize)
         .ok_or_else(|| std::io::Error::from_raw_os_error(libc::ENOMEM))?;
     b.fill_random(1);
@@ -197,7 +197,7 @@ pub fn prepare(cfg: &IoConfig) -> Result<Workspace, IoSkip> {
     let mut direct_io = true;
     let refused = match tempfile::set_direct(fd, true) {
         Err(e) => Some(e),
-        Ok(()) => probe(fd, align_bytes, offset_align_bytes.max(page)).err(),
+        Ok(()) => try_direct_io(fd, align_bytes, offset_align_bytes.max(page)).err(),
     };
     if let Some(e) = refused {
         if e.raw_os_error() == Some(libc::EINVAL) {

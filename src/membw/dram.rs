@@ -5,24 +5,8 @@
 //! (`a[i] = b[i] + s * c[i]`, counted 24 bytes per element), as STREAM
 //! counts them (no write-allocate traffic counted), in GB/s (10^9 B/s).
 //!
-//! Each array holds at least 4 x the largest cache of
-//! `/sys/devices/system/cpu/cpu0/cache/index*/` and at least 256 MiB; the
-//! three arrays together are capped to a quarter of `MemAvailable`
-//! (`/proc/meminfo`) and, inside a memory-limited cgroup (whose
-//! `/proc/meminfo` shows the host's memory), to half of what the cgroup
-//! still allows ([`CGROUP_RESERVE_BYTES`]); [`ArrayPlan::bound`] says
-//! which cap applied and [`ArrayPlan::note`] reports it. One thread per
-//! usable CPU, each pinned, owns a contiguous slice of each array that it
-//! allocates and first-touches itself (its memory node), with transparent
-//! huge pages requested. A run is passes of copy then triad, all threads
-//! together between two barriers, timed from the release of the threads to
-//! the last one's end; the best pass of each kernel is kept. Passes go on
-//! until the time budget is spent (at least [`PassLimits::min_passes`]).
-//! Each pass's figure is kept as a sample of its kernel (the figure is
-//! the best of them).
-//! On x86_64 the stores bypass the caches (`movntpd`), which is what
-//! STREAM-like references get from their `memcpy` or compiler; see
-//! [`Stores`].
+//! Array sizes and caps, threads, passes and stores: docs/METHOD.md "DRAM
+//! bandwidth (-x): arrays, threads, passes".
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Barrier};

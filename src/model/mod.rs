@@ -24,7 +24,7 @@ pub use crate::blockdev::{Stack, StackNode};
 use crate::blockdev::details::DeviceDetails;
 use crate::blockdev::{DiskRow, Target};
 use crate::conditions::{CpuConditions, LineConditions, Measured, MemoryConditions, StepLoad};
-use crate::cpu_loop::smt::SmtProbe;
+use crate::cpu_loop::smt::SmtContention;
 use crate::cpu_loop::LoopStep;
 use crate::dd_io::LineResult;
 use crate::membw::dram::DramBandwidth;
@@ -371,14 +371,15 @@ pub struct IoSetup {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Extended {
     /// Two jobs on SMT siblings against two on separate cores.
-    pub smt_probe: Option<SmtProbe>,
+    #[serde(rename = "smt_probe")]
+    pub smt_contention: Option<SmtContention>,
     /// DRAM copy and triad, 1 thread and all CPUs.
     pub dram: Option<DramBandwidth>,
     /// Queue settings of the benchmarked device(s).
     pub device_details: Vec<DeviceDetails>,
-    /// What else the host did during the SMT probe.
-    #[serde(default)]
-    pub smt_probe_load: Option<StepLoad>,
+    /// What else the host did during the SMT contention test.
+    #[serde(default, rename = "smt_probe_load")]
+    pub smt_contention_load: Option<StepLoad>,
     /// What else the host did during the DRAM runs.
     #[serde(default)]
     pub dram_load: Option<StepLoad>,

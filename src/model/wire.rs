@@ -38,12 +38,14 @@ use crate::stats::Summary;
 pub trait FromWire: Sized {
     /// The flat object: every key of the step and of its trials.
     type Wire: DeserializeOwned;
-    /// The step, and the keys around it.
-    fn split(w: Self::Wire) -> (Self, Around<Self::Wire>);
+    /// Moves the flat object into the nested step, and returns the keys
+    /// of its trials beside it.
+    fn unflatten(w: Self::Wire) -> (Self, TrialKeys<Self::Wire>);
 }
 
-/// The keys of a step's object that are not the step's own.
-pub struct Around<W> {
+/// The keys of a step's object that are not the step's own: its trial
+/// round, or its trials and their median.
+pub struct TrialKeys<W> {
     /// A trial's round.
     round: Option<u32>,
     /// A step's median trial.
@@ -56,24 +58,24 @@ pub struct Around<W> {
 
 /// A trial, from its flat object: `round` is required.
 fn trial<M: FromWire, E: serde::de::Error>(w: M::Wire) -> Result<RoundTrial<M>, E> {
-    let (step, around) = M::split(w);
-    let round = around.round.ok_or_else(|| E::missing_field("round"))?;
+    let (step, keys) = M::unflatten(w);
+    let round = keys.round.ok_or_else(|| E::missing_field("round"))?;
     Ok(RoundTrial { round, step })
 }
 
 impl<'de, M: FromWire> Deserialize<'de> for Repeated<M> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let (step, around) = M::split(M::Wire::deserialize(d)?);
-        let trials = around
+        let (step, keys) = M::unflatten(M::Wire::deserialize(d)?);
+        let trials = keys
             .trials
             .into_iter()
             .map(trial::<M, D::Error>)
             .collect::<Result<_, _>>()?;
         Ok(Repeated {
             step,
-            median_trial: around.median_trial,
+            median_trial: keys.median_trial,
             trials,
-            budget_stop: around.budget_stop,
+            budget_stop: keys.budget_stop,
         })
     }
 }
@@ -91,7 +93,7 @@ macro_rules! measured_from_wire {
         impl<'de> Deserialize<'de> for Measured<$f, $c> {
             fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 let w = <Self as FromWire>::Wire::deserialize(d)?;
-                Ok(<Self as FromWire>::split(w).0)
+                Ok(<Self as FromWire>::unflatten(w).0)
             }
         }
     };
@@ -188,7 +190,7 @@ pub struct CpuWire {
 
 impl FromWire for Measured<LoopStep, CpuConditions> {
     type Wire = CpuWire;
-    fn split(w: CpuWire) -> (Self, Around<CpuWire>) {
+    fn unflatten(w: CpuWire) -> (Self, TrialKeys<CpuWire>) {
         let step = Measured {
             figure: LoopStep {
                 jobs: w.jobs,
@@ -220,13 +222,13 @@ impl FromWire for Measured<LoopStep, CpuConditions> {
             marks: w.marks,
             marks_in_trials: w.marks_in_trials,
         };
-        let around = Around {
+        let keys = TrialKeys {
             round: w.round,
             median_trial: w.median_trial,
             trials: w.trials,
             budget_stop: w.budget_stop,
         };
-        (step, around)
+        (step, keys)
     }
 }
 
@@ -276,7 +278,7 @@ pub struct MemoryWire {
 
 impl FromWire for Measured<DdBandwidth, MemoryConditions> {
     type Wire = MemoryWire;
-    fn split(w: MemoryWire) -> (Self, Around<MemoryWire>) {
+    fn unflatten(w: MemoryWire) -> (Self, TrialKeys<MemoryWire>) {
         let step = Measured {
             figure: DdBandwidth {
                 bytes: w.bytes,
@@ -304,13 +306,13 @@ impl FromWire for Measured<DdBandwidth, MemoryConditions> {
             marks: w.marks,
             marks_in_trials: w.marks_in_trials,
         };
-        let around = Around {
+        let keys = TrialKeys {
             round: w.round,
             median_trial: w.median_trial,
             trials: w.trials,
             budget_stop: w.budget_stop,
         };
-        (step, around)
+        (step, keys)
     }
 }
 
@@ -368,7 +370,7 @@ pub struct LineWire {
 
 impl FromWire for Measured<LineResult, LineConditions> {
     type Wire = LineWire;
-    fn split(w: LineWire) -> (Self, Around<LineWire>) {
+    fn unflatten(w: LineWire) -> (Self, TrialKeys<LineWire>) {
         let step = Measured {
             figure: LineResult {
                 block_size_bytes: w.block_size_bytes,
@@ -401,13 +403,13 @@ impl FromWire for Measured<LineResult, LineConditions> {
             marks: w.marks,
             marks_in_trials: w.marks_in_trials,
         };
-        let around = Around {
+        let keys = TrialKeys {
             round: w.round,
             median_trial: w.median_trial,
             trials: w.trials,
             budget_stop: w.budget_stop,
         };
-        (step, around)
+        (step, keys)
     }
 }
 

@@ -1,5 +1,5 @@
 //! The sections `--extended` adds after the standard report: CPU
-//! conditions and the SMT probe, DRAM bandwidth, storage latency
+//! conditions and the SMT contention test, DRAM bandwidth, storage latency
 //! percentiles and device details. Same habits as the standard report:
 //! `Label     : value` lines, one figure per column, units written out.
 //!
@@ -14,7 +14,7 @@ use crate::conditions::tenancy::Words;
 use crate::conditions::ProbedClock;
 use crate::conditions::StepLoad;
 use crate::cpu_loop::mhz::{ClockProbe, ProbeStatus};
-use crate::cpu_loop::smt::SmtProbe;
+use crate::cpu_loop::smt::SmtContention;
 use crate::dd_io::Direction;
 use crate::membw::dram::{DramBandwidth, DramNote, DramRun};
 use crate::model::forms::device_details;
@@ -26,11 +26,11 @@ use crate::sysinfo::procstat::MhzSource;
 /// `[ Extended: CPU ]`: steal time and clock of each loop step with the
 /// rest of its load (steal once: clock and load come from one sample),
 /// the measured clock (with the CPUs that differ), the cpufreq settings,
-/// then the SMT probe's verdict.
+/// then the SMT contention test's verdict.
 pub fn cpu_lines(
     steps: &[CpuStep],
     cpufreq: Option<&Cpufreq>,
-    smt: Option<&SmtProbe>,
+    smt: Option<&SmtContention>,
 ) -> Vec<String> {
     let mut v = Vec::new();
     for s in steps {
@@ -195,7 +195,7 @@ pub fn odd_cpus(p: &ProbedClock) -> Vec<OddCpu> {
 const WIDTH: usize = 80;
 
 /// The indent of a line that goes on with the one above.
-pub const GOES_ON: &str = "            ";
+pub const CONTINUATION_INDENT: &str = "            ";
 
 /// `            after 2 jobs, 1 of 8 CPUs differ (hot/cold MHz): cpu3
 /// 3120/3690`: the CPUs of a step that differ ([`odd_cpus`]), wrapped at
@@ -207,7 +207,7 @@ pub fn odd_cpus_lines(jobs: u32, p: &ProbedClock) -> Vec<String> {
     }
     let mhz = |m: Option<f64>| m.map_or_else(|| "?".to_string(), |m| format!("{m:.0}"));
     let mut lines = vec![format!(
-        "{GOES_ON}after {jobs} job{}, {} of {} CPUs differ (hot/cold MHz):",
+        "{CONTINUATION_INDENT}after {jobs} job{}, {} of {} CPUs differ (hot/cold MHz):",
         if jobs == 1 { "" } else { "s" },
         odd.len(),
         p.hot.cpus.len()
@@ -222,7 +222,7 @@ pub fn odd_cpus_lines(jobs: u32, p: &ProbedClock) -> Vec<String> {
             last.push(' ');
             last.push_str(&word);
         } else {
-            lines.push(format!("{GOES_ON}{word}"));
+            lines.push(format!("{CONTINUATION_INDENT}{word}"));
         }
     }
     lines
@@ -667,7 +667,7 @@ mod tests {
         assert!(lines.len() > 10, "{lines:?}");
         for l in &lines {
             assert!(l.chars().count() <= 80, "{l}");
-            assert!(l.starts_with(GOES_ON), "{l}");
+            assert!(l.starts_with(CONTINUATION_INDENT), "{l}");
         }
         let words = lines
             .iter()

@@ -5,23 +5,8 @@
 //! rename, as the textfile collector's documentation asks) is the output
 //! layer's ([`super::textfile`]).
 //!
-//! Prometheus conventions: base units in the names (`_seconds`,
-//! `_bytes`, `_bytes_per_second`, `_hertz`, `_ratio`), no `_total` (no
-//! figure here is a counter), a `# HELP` and `# TYPE` line per family,
-//! labels for what varies (jobs, block size, direction, device), and no
-//! timestamp on a sample (the textfile collector refuses them; the run's
-//! time is a sample of its own, `quickbench_run_timestamp_seconds`).
-//! Label values are escaped as the format requires (`\\`, `\"`, `\n`), so
-//! a host or device name cannot break the file.
-//!
-//! Each figure is the one the text report prints (with `--repeat`, the
-//! median trial), unrounded. A storage line's mean latency is a gauge of
-//! its own (`quickbench_storage_latency_mean_seconds`): the summary
-//! `quickbench_storage_latency_seconds` carries the `-x` percentiles as
-//! `quantile` labels (the maximum as `quantile="1"`), and its `_sum` and
-//! `_count` need the line's I/O count, which only the JSON and `-x` keep.
-//! The bash original's latency column (queue time per I/O) is no latency
-//! and is left out; its CPU loop counts bash iterations (`loop="bash"`).
+//! Its naming conventions and which figure each sample is: docs/METHOD.md
+//! "The Prometheus textfile: names, labels, figures".
 
 use std::fmt::Write as _;
 
@@ -211,7 +196,7 @@ fn collect(r: &Report, extra: &[Label], f: &mut [Family]) {
         }
     }
     if let Some(x) = r.extended.as_ref() {
-        if let Some(ratio) = x.smt_probe.as_ref().and_then(|p| p.ratio) {
+        if let Some(ratio) = x.smt_contention.as_ref().and_then(|p| p.ratio) {
             push(f, SMT_RATIO, extra.to_vec(), ratio);
         }
         if let Some(d) = &x.dram {

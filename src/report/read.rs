@@ -198,7 +198,7 @@ pub fn read_text(file: &str, text: &str) -> Result<Report, ReadError> {
         r.section(rest[i], title, &body, last_section)?;
         i = end;
     }
-    extended::structure(&mut r.report);
+    extended::figures_from_raw(&mut r.report);
     Ok(r.report)
 }
 

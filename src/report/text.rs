@@ -69,7 +69,7 @@ pub fn items(r: &Report) -> Vec<Item> {
         }
     }
     if let Some(x) = r.extended.as_ref().filter(|x| !x.kept_as_text) {
-        if x.smt_probe.is_some() {
+        if x.smt_contention.is_some() {
             v.push(Item::ExtendedCpu);
         }
         if x.dram.is_some() {
@@ -197,10 +197,10 @@ fn body(r: &Report, item: Item) -> Vec<String> {
             let mut v = super::extended::cpu_lines(
                 &r.cpu_loop,
                 r.cpufreq.as_ref(),
-                x.and_then(|x| x.smt_probe.as_ref()),
+                x.and_then(|x| x.smt_contention.as_ref()),
             );
             v.extend(
-                x.and_then(|x| x.smt_probe_load.as_ref())
+                x.and_then(|x| x.smt_contention_load.as_ref())
                     .and_then(|l| load_line("SMT probe", l, mark::Step::Cpu)),
             );
             v
@@ -421,7 +421,7 @@ pub fn cpu_loop_line(step: &LoopStep) -> String {
 fn load_line(what: &str, l: &StepLoad, step: mark::Step) -> Option<String> {
     let words = super::extended::load_words(l);
     if words.is_empty() {
-        // Nothing was read (a probe with nothing to run): no line.
+        // Nothing was read (an SMT contention test with nothing to run): no line.
         return None;
     }
     let s = format!("Load      : during the {what}{words}");

@@ -1,21 +1,21 @@
 //! The added sections (`sections::added`), each measured through a
-//! [`Probe`] over this run's measure, stored and emitted whole.
+//! [`Measurer`] over this run's measure, stored and emitted whole.
 
 use std::time::Duration;
 
 use super::{Measure, Run, Stop};
-use crate::sections::{self, Probe};
+use crate::sections::{self, Measurer};
 use crate::sink::Item;
 use crate::Sysroot;
 
 /// A run's measure as an added section sees it.
-struct RunProbe<'a> {
+struct RunMeasurer<'a> {
     sys: &'a Sysroot,
     delay: Duration,
     measure: &'a dyn Measure,
 }
 
-impl Probe for RunProbe<'_> {
+impl Measurer for RunMeasurer<'_> {
     fn sysroot(&self) -> &Sysroot {
         self.sys
     }
@@ -44,12 +44,12 @@ impl Run<'_> {
             if !self.cfg.runs(s.section()) {
                 continue;
             }
-            let probe = RunProbe {
+            let measurer = RunMeasurer {
                 sys: &self.sys,
                 delay: self.cfg.loop_delay,
                 measure: self.measure,
             };
-            if let Err(e) = s.measure(&probe, &mut self.report) {
+            if let Err(e) = s.measure(&measurer, &mut self.report) {
                 let why = format!("{e:#}");
                 self.console.warn(&format!("{}: {why}", s.title()));
                 self.report.failed_sections.add(s.section(), why);
@@ -223,7 +223,7 @@ Rate      : 1234.5 words/s
     /// Runs the added sections alone (see [`run_step`]).
     fn run(measure: &dyn Measure, words: Option<&str>, args: &[&str]) -> (Report, String) {
         // A sysroot alone is a dry run; the figures are `measure`'s.
-        let args: Vec<&str> = ["--fake-figures"].iter().chain(args).copied().collect();
+        let args: Vec<&str> = ["--stand-in"].iter().chain(args).copied().collect();
         run_step(measure, words, &args, |run| run.added())
     }
 
@@ -259,7 +259,7 @@ Rate      : 1234.5 words/s
         let sysroot = root.path().to_str().unwrap();
         let cfg = crate::cli::parse([
             "quickbench",
-            "--fake-figures",
+            "--stand-in",
             "--sysroot",
             sysroot,
             "--only",
@@ -297,7 +297,7 @@ Rate      : 1234.5 words/s
     }
 
     #[test]
-    fn an_added_section_is_measured_live_through_the_probe() {
+    fn an_added_section_is_measured_live_through_the_measurer() {
         let _swap = Swap::tally();
         let (r, text) = run(&Live, Some("a b c d"), &["0.1"]);
         let tally = r.tally.expect("measured");

@@ -18,14 +18,14 @@ impl<'a> Run<'a> {
         if self.cfg.runs(Section::Cpu) {
             self.progress("Extended: CPU", "SMT probe", self.cfg.loop_delay);
             let sampler = self.sample();
-            let probe = self.measure.smt_probe(&self.sys, self.cfg.loop_delay);
+            let smt = self.measure.smt_contention(&self.sys, self.cfg.loop_delay);
             // Two jobs at a time, on two CPUs.
             let load = sampler.map(|s| s.finish(2.0).load);
             self.explain(&mark::marks(Step::Cpu, load.as_ref(), None));
-            self.after_step("SMT probe", probe.cut_short, false)?;
+            self.after_step("SMT probe", smt.cut_short, false)?;
             if let Some(x) = &mut self.report.extended {
-                x.smt_probe = Some(probe);
-                x.smt_probe_load = load;
+                x.smt_contention = Some(smt);
+                x.smt_contention_load = load;
             }
             self.emit(Item::ExtendedCpu)?;
         }

@@ -6,7 +6,7 @@ use std::time::Duration;
 use crate::conditions::procs::{busiest, ProcSnapshot, ProcessShare};
 use crate::conditions::Sampler;
 use crate::cpu_loop::mhz::{self, ClockProbe};
-use crate::cpu_loop::smt::SmtProbe;
+use crate::cpu_loop::smt::SmtContention;
 use crate::cpu_loop::{self, LoopStep};
 use crate::dd_io::{self, Advisory, Direction, IoConfig, IoSkip, LineResult};
 use crate::membw::dram::{self, DramBandwidth};
@@ -24,8 +24,8 @@ pub trait Measure {
     fn memory_bandwidth(&self, sys: &Sysroot, delay: Duration) -> anyhow::Result<DdBandwidth>;
     /// Opens the storage workspace, or says why the sections cannot run.
     fn open_storage(&self, cfg: &IoConfig) -> Result<Box<dyn Storage>, IoSkip>;
-    /// The SMT probe of `-x`.
-    fn smt_probe(&self, sys: &Sysroot, delay: Duration) -> SmtProbe;
+    /// The SMT contention test of `-x`.
+    fn smt_contention(&self, sys: &Sysroot, delay: Duration) -> SmtContention;
     /// The DRAM bandwidth of `-x`, its arrays within the cgroup `limits`.
     fn dram(&self, sys: &Sysroot, limits: &CgroupLimits, delay: Duration) -> DramBandwidth;
     /// Starts sampling what else the host did during a step (other
@@ -39,7 +39,7 @@ pub trait Measure {
     /// The other processes that used at least `percent` of a CPU during
     /// `window` from now, busiest first (empty for the stand-in).
     fn busy_now(&self, sys: &Sysroot, window: Duration, percent: f64) -> Vec<ProcessShare>;
-    /// A timed figure of an added section (`sections::Probe::timed`):
+    /// A timed figure of an added section (`sections::Measurer::timed`):
     /// `live` measured, or `stand_in`.
     fn timed(
         &self,
@@ -80,8 +80,8 @@ impl Measure for Live {
         Ok(Box::new(dd_io::prepare(cfg)?))
     }
 
-    fn smt_probe(&self, sys: &Sysroot, delay: Duration) -> SmtProbe {
-        cpu_loop::smt::probe(sys, delay, &signals::stop_requested)
+    fn smt_contention(&self, sys: &Sysroot, delay: Duration) -> SmtContention {
+        cpu_loop::smt::measure(sys, delay, &signals::stop_requested)
     }
 
     fn dram(&self, sys: &Sysroot, limits: &CgroupLimits, delay: Duration) -> DramBandwidth {

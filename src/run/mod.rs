@@ -12,6 +12,7 @@ mod cpu;
 mod extended;
 mod measure;
 mod memory;
+mod outputs;
 mod rounds;
 mod stand_in;
 mod storage;
@@ -34,6 +35,7 @@ use crate::{plan, signals, sysinfo, Sysroot};
 
 use crate::model::trials::TrialFigure;
 pub use measure::{Live, Measure, Storage};
+pub use outputs::outputs;
 use rounds::{Budget, Countdown, Rounds};
 pub use stand_in::StandIn;
 
@@ -64,9 +66,9 @@ impl From<io::Error> for Stop {
 }
 
 /// The measure of this run, chosen once: the stand-in when the hidden
-/// `--fake-figures` asks for it, else the live system.
+/// `--stand-in` asks for it, else the live system.
 pub fn measure_for(cfg: &Config) -> Box<dyn Measure> {
-    if cfg.fake_figures {
+    if cfg.stand_in {
         Box::new(StandIn::default())
     } else {
         Box::new(Live)
@@ -508,6 +510,34 @@ fn first_pass(cfg: &Config, kind: StepKind, steps: u32) -> Duration {
 pub fn budget_minimum(cfg: &Config) -> Duration {
     let sys = cfg.sysroot.clone().map(Sysroot::new).unwrap_or_default();
     plan::budget_minimum(&plan_input(cfg), cpu_jobs(&sys).len())
+}
+
+/// What makes this run bad usage before anything is measured: a
+/// `--prometheus` path that cannot take the textfile, a `--budget` the
+/// first pass already exceeds. The message says what to give instead.
+pub fn check_before(cfg: &Config) -> Result<(), String> {
+    if let Some(path) = &cfg.prometheus {
+        if let Err(e) = crate::report::textfile::check_writable(path) {
+            return Err(format!(
+                "--prometheus {}: cannot write there: {e} (give a file in an existing, writable directory)",
+                path.display()
+            ));
+        }
+    }
+    if let Some(budget) = cfg.budget.filter(|_| !cfg.dry_run) {
+        let min = budget_minimum(cfg);
+        if budget < min {
+            return Err(format!(
+                "--budget {}: less than this run's first pass of trials, which takes about {} \
+                 (every timed step's loop delay, every storage line's rest): give at least \
+                 --budget {}s, or a shorter loop delay, or fewer sections with --only",
+                plan::human_duration(budget.as_secs_f64()),
+                plan::human_duration(min.as_secs_f64()),
+                min.as_secs()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// What the plan needs of the command line.

@@ -1,11 +1,11 @@
-//! The deterministic stand-in of the golden tests (`--fake-figures`).
+//! The deterministic stand-in of the golden tests (`--stand-in`).
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
 use crate::conditions::Sampler;
-use crate::cpu_loop::smt::{SmtPlan, SmtProbe};
+use crate::cpu_loop::smt::{SmtContention, SmtPlan};
 use crate::cpu_loop::LoopStep;
 use crate::dd_io::{self, Advisory, Direction, IoConfig, IoSkip, LineResult};
 use crate::end::End;
@@ -18,7 +18,7 @@ use crate::Sysroot;
 
 use super::{Measure, Storage};
 
-/// Deterministic stand-in figures (`--fake-figures`), for the golden
+/// Deterministic stand-in figures (`--stand-in`), for the golden
 /// tests: nothing is measured, no file is written, but every decision of
 /// the runner and of the storage policy is the live one.
 #[derive(Default)]
@@ -106,8 +106,8 @@ impl Measure for StandIn {
         }))
     }
 
-    fn smt_probe(&self, _: &Sysroot, _: Duration) -> SmtProbe {
-        SmtProbe {
+    fn smt_contention(&self, _: &Sysroot, _: Duration) -> SmtContention {
+        SmtContention {
             plan: SmtPlan::NoSiblings,
             siblings_loops_per_s_each: None,
             separate_loops_per_s_each: None,

@@ -3,14 +3,8 @@
 //! rate of every sub-interval besides its figure, so that a comparison can
 //! judge a difference against the step's own noise.
 //!
-//! The figure stays what it was (the mean over the whole step); samples are
-//! extra data. Taking them must not disturb it: the jobs only store their
-//! running count (a relaxed store to a counter of their own, on its own
-//! cache line) where their loop already checks its stop flag or the clock,
-//! and the thread that already waits (the CPU loop's sleeping runner, the
-//! storage lines' 10 ms watch thread) reads the counters at each
-//! sub-interval boundary ([`RateSampler`]). No lock, no syscall in a job's
-//! loop. `benches/sampling-overhead.sh` measures what it costs.
+//! Why taking them does not disturb the figure: docs/METHOD.md "Samples: taken
+//! without disturbing the figure".
 //!
 //! Each step keeps its series' median, min, max, cv and 95 % interval as a
 //! [`Summary`], [`crate::stats`]'s one definition.

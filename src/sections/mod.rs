@@ -1,7 +1,7 @@
 //! The sections added after the original's: each is one file here that
 //! says its title, its lines of text, how they read back, and how it is
-//! measured (through a [`Probe`]), what it says to `compare` (its
-//! [`Fact`]s), and one line in [`ADDED`]. The text renderer, the reader,
+//! measured (through a [`Measurer`]), what it says to `compare` (its
+//! [`AddedFact`]s), and one line in [`ADDED`]. The text renderer, the reader,
 //! the runner, the plan and compare go through this list ([`added`]),
 //! so a new section changes none of them; the crate's unit tests run a
 //! test-only section through them (`testing`).
@@ -49,9 +49,9 @@ pub trait Added: Sync {
     fn timed_steps(&self) -> u32 {
         0
     }
-    /// Measures it into `r` through `probe`: an error is the section's
+    /// Measures it into `r` through `measurer`: an error is the section's
     /// failure (stderr and the exit status say it), not the run's.
-    fn measure(&self, probe: &dyn Probe, r: &mut Report) -> anyhow::Result<()>;
+    fn measure(&self, measurer: &dyn Measurer, r: &mut Report) -> anyhow::Result<()>;
     /// Puts in `r` an example of its data (not its `Section`), drawn with
     /// `draw` (a uniform whole number below its argument), as its lines
     /// and its JSON carry it exactly: the round-trip tests read every
@@ -62,7 +62,7 @@ pub trait Added: Sync {
     /// (none by default: compare then shows nothing of it). A report's
     /// text and JSON must give the same facts: a figure's value is the
     /// figure as its line prints it.
-    fn facts(&self, _r: &Report) -> Vec<Fact> {
+    fn facts(&self, _r: &Report) -> Vec<AddedFact> {
         Vec::new()
     }
 }
@@ -70,7 +70,7 @@ pub trait Added: Sync {
 /// One line of an added section as `compare` reads it: neutral data that
 /// compare (above this module) turns into its own typed facts.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Fact {
+pub enum AddedFact {
     /// An information line: two reports' read the same or differ.
     Info {
         /// Its label, the key compare lines reports up by.
@@ -79,12 +79,12 @@ pub enum Fact {
         text: String,
     },
     /// A figure, judged from its trials.
-    Figure(Figure),
+    Figure(AddedFigure),
 }
 
 /// A figure of an added section, for `compare`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Figure {
+pub struct AddedFigure {
     /// Its label, the key compare lines reports up by.
     pub label: String,
     /// The figure, in `unit`, as its line prints it.
@@ -130,7 +130,7 @@ impl RunSpread {
 /// What a section measures with: the run's sysroot and loop delay, and
 /// the one door to timed figures, which the run's measure (live, or the
 /// deterministic stand-in) chose once.
-pub trait Probe {
+pub trait Measurer {
     /// Where `/proc`, `/sys` and `/dev` are read.
     fn sysroot(&self) -> &Sysroot;
     /// The loop delay: how long a timed step runs.
@@ -243,7 +243,7 @@ mod tests {
             fn read(&self, _: &mut Report, _: &[&str]) -> Result<(), String> {
                 Ok(())
             }
-            fn measure(&self, _: &dyn Probe, _: &mut Report) -> anyhow::Result<()> {
+            fn measure(&self, _: &dyn Measurer, _: &mut Report) -> anyhow::Result<()> {
                 Ok(())
             }
             fn example(&self, _: &mut Report, _: &mut dyn FnMut(u64) -> u64) {}

@@ -5,14 +5,14 @@
 //!
 //! The section has what a real one has: an information fact (the words
 //! of `/proc/tally`, read from the run's sysroot) and a timed figure
-//! (words counted per second, through [`Probe::timed`]: 1000 under the
+//! (words counted per second, through [`Measurer::timed`]: 1000 under the
 //! stand-in), both given to compare as facts. The tests that drive it
 //! through the renderer, the reader and the runner are beside those
 //! (`run::added`); compare's are in `compare::facts_added`.
 
 use std::cell::Cell;
 
-use super::{Added, Better, Fact, Figure, Probe, RunSpread};
+use super::{Added, AddedFact, AddedFigure, Better, Measurer, RunSpread};
 use crate::model::{Report, Section, Tally};
 
 /// `[ Tally ]`.
@@ -72,14 +72,14 @@ impl Added for TallySection {
         1
     }
 
-    fn measure(&self, probe: &dyn Probe, r: &mut Report) -> anyhow::Result<()> {
-        let path = probe.sysroot().path("/proc/tally");
+    fn measure(&self, measurer: &dyn Measurer, r: &mut Report) -> anyhow::Result<()> {
+        let path = measurer.sysroot().path("/proc/tally");
         let read = || {
             std::fs::read_to_string(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
         };
         let words = read()?.split_whitespace().count() as u64;
-        let delay = probe.delay();
-        let words_per_s = probe.timed(
+        let delay = measurer.delay();
+        let words_per_s = measurer.timed(
             &mut || {
                 let t0 = std::time::Instant::now();
                 let mut n = 0;
@@ -102,7 +102,7 @@ impl Added for TallySection {
         });
     }
 
-    fn facts(&self, r: &Report) -> Vec<Fact> {
+    fn facts(&self, r: &Report) -> Vec<AddedFact> {
         let Some(t) = &r.tally else {
             return Vec::new();
         };
@@ -110,11 +110,11 @@ impl Added for TallySection {
         let text = format!("{:.1}", t.words_per_s);
         let value = text.parse().unwrap_or(t.words_per_s);
         vec![
-            Fact::Info {
+            AddedFact::Info {
                 label: "Words".into(),
                 text: t.words.to_string(),
             },
-            Fact::Figure(Figure {
+            AddedFact::Figure(AddedFigure {
                 label: "Rate".into(),
                 value,
                 text,

@@ -9,17 +9,7 @@
 //! of [`super::rank`] is exact by construction. It is useful where the
 //! ratio of *medians* is the figure people quote.
 //!
-//! Cost: each resample draws m + n values and takes two medians, read
-//! from counts of ranks (a side of at most 16 values counts in one
-//! `u128`). Measured in a release build on the project's 2-core machine:
-//! 2,000 resamples of 6 + 6 trials take about 35 µs (the bootstrap's share
-//! of a profile of `compare --json` over 1,000 fleet reports, 38,961
-//! intervals), so judging 60 figures of 6 trials a side takes about 2 ms
-//! with the bootstrap and under 0.15 ms without. Larger sides get fewer
-//! resamples ([`resamples_for`]: at most 40,000 values drawn an
-//! interval), which keeps 60 figures of 100 trials a side at 50–65 ms
-//! (20–26 ms of it the rank intervals). It is computed only when two
-//! sides are compared, never per fleet host.
+//! Its cost, measured: docs/METHOD.md "The bootstrap's cost".
 
 use super::describe::{median, quantile_sorted};
 use super::rng::Rng;

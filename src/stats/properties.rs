@@ -173,21 +173,9 @@ fn aa_rates(seed: u64, n: usize, margin: f64, family: Family) -> (f64, f64) {
 
 #[test]
 fn an_aa_family_flags_few_figures() {
-    // 200 A/A comparisons of 50 figures (the brief asks for at most 5 % of
-    // figures flagged on average). Observed share of figures flagged:
-    // - 5 trials a side, BH (the default): 0;
-    // - 8 trials a side, BH: 0;
-    // - 5 trials a side, Holm: 0 (0.05/50 is beyond what 5 ranks a side can
-    //   reach, 2/252: such figures read Inconclusive, "7 runs a side");
-    // - 5 trials a side, each figure at 5 % on its own: 0.0011.
-    // The 5 % margin does most of the work: a chance difference must also
-    // clear it. Without a margin, the error rates themselves show:
-    // - 8 trials a side, BH: 4 % of comparisons flag any figure (all
-    //   nulls true: BH's rate of any false claim, at most 5 %);
-    // - 8 trials a side, Holm: 3.5 % of comparisons flag any figure
-    //   (the family-wise rate, at most 5 % by Holm's guarantee);
-    // - 8 trials a side, per figure: 5.17 % of figures (the exact test at
-    //   5 %; 0.22 % is one standard error over 10,000 figures).
+    // 200 A/A comparisons of 50 figures: at most 5 % of figures flagged on
+    // average; the shares observed: docs/METHOD.md "A/A comparisons: the share of
+    // figures flagged".
     let per_figure = Family {
         adjustment: Adjustment::PerFigure,
         ..fast()

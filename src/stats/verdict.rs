@@ -1,72 +1,16 @@
 //! The verdict of a figure between two sides (A, the reference, and B),
-//! and of a whole comparison's figures at once.
-//!
-//! A side is one or more trials of the figure on one host (several
-//! reports, or `--repeat`); each trial may carry the [`Summary`] of its
-//! sub-interval samples. The ratio B/A gets an interval, and the interval
-//! is read against the practical margin: [1 − margin, 1 + margin] is "the
-//! same" (±5 % by default, the band `compare` always used):
-//!
-//! * **Better / Worse**: the whole interval beyond the margin, that way;
-//! * **Same** (≈): the whole interval inside the margin;
-//! * **Inconclusive** (~): the interval straddles a margin bound; with an
-//!   estimate of the runs a side that would decide.
-//!
-//! What the interval rests on, said in [`Spread`]:
-//!
-//! * **3 or more trials a side**: the run-to-run spread is *measured*. The
-//!   interval is the Hodges–Lehmann / Moses interval of the shift of
-//!   log B against log A (the ratio, on the log scale), rank-based so a
-//!   bimodal figure is judged fairly, exact for small samples. The
-//!   percentile bootstrap of median(B)/median(A) is reported beside it but
-//!   not used: at 3–10 trials a side it covers less than it claims, the
-//!   Moses interval does not (see [`super::bootstrap`]).
-//! * **3 or more trials a side, with a run-to-run floor**: a figure
-//!   whose caller knows that the runs of a host move more than the
-//!   trials within one run do (the trials of one run share its file, its
-//!   cache and the device's moment) gives the floor's coefficient of
-//!   variation and the runs (reports) behind each side. The spread is
-//!   then the trials' measured one plus the floor's share: on the log
-//!   scale, se² = s²_A/n_A + s²_B/n_B + cv²(1/R_A + 1/R_B) (the variance
-//!   of a difference of means in a one-way random-effects model, runs as
-//!   the random effect, with the run variance known: Searle, Casella &
-//!   McCulloch, Variance Components, 1992, ch. 3), read with Student's t
-//!   at the Welch–Satterthwaite degrees of freedom of the measured parts
-//!   (the known part has no error of its own). The estimate is the
-//!   difference of the sides' mean logs.
-//! * **1–2 trials a side, each with sub-interval samples** (at least 4, so
-//!   that batch means give an interval): only the noise
-//!   *within* each run is measured (batch means). The two sides' relative
-//!   standard errors are combined on the log scale (delta method:
-//!   se² = (se_A/mean_A)² + (se_B/mean_B)², averaged over a side's
-//!   trials), widened by a run-to-run coefficient of variation that the
-//!   caller *assumes* for this kind of figure, and read with Student's t at
-//!   the Welch–Satterthwaite degrees of freedom (Welch, Biometrika 34, 1947)
-//!   of the measured parts.
-//! * **Otherwise** (no samples: old reports, the bash original): the fixed
-//!   band on the ratio of medians, as `compare` did before; nothing is
-//!   known of the noise and the result says so.
-//!
-//! Across the figures of one comparison, claims of a difference are
-//! controlled by the Benjamini–Hochberg procedure at q = 5 % by default
-//! (see [`super::adjust`]): each figure's interval is read at the level
-//! [`super::adjust::bh_levels`] gives it (the FCR-adjusted intervals of
-//! Benjamini & Yekutieli, JASA 100, 2005), so the verdict always agrees
-//! with the interval shown. In an A/A comparison every null is true and BH
-//! then keeps the chance of any false claim at q: a whole report flags a
-//! figure by chance in at most about one comparison in twenty. Holm
-//! ([`Adjustment::Holm`]) controls that chance whatever the truth, but its
-//! first claim needs α/m.
-//!
-//! A rank interval cannot be narrower than its sample sizes allow: with n
-//! trials a side the smallest two-sided level is 2/C(2n, n) (0.1 at 3,
-//! 0.029 at 4, 0.0079 at 5, 0.0022 at 6, 0.00058 at 7). When the level a
-//! figure needs is out of reach (e.g. Holm's 0.05/50 with 5 trials a side,
-//! or BH's q/m for a figure that differs alone), the interval shown is the
-//! widest one, at the confidence it does have, and the verdict is
-//! Inconclusive with the runs that would reach it. Under BH, figures that
-//! differ together (a slower disk: all storage lines) lift each other's
-//! levels up to q, which 5 trials a side reach.
+//! and of a whole comparison's figures at once. A side is one or more
+//! trials (each may carry the [`Summary`] of its sub-interval samples); the
+//! ratio B/A gets an interval, read against the margin (±5 % by default):
+//! **Better / Worse** when the whole interval lies beyond it, **Same** (≈)
+//! inside it, **Inconclusive** (~) across a bound, with the runs that would
+//! decide. Methods (each cited in docs/METHOD.md "The verdict's interval,
+//! its level and the family"): 3+ trials a side, the Hodges–Lehmann / Moses
+//! rank interval; with a run floor, a one-way random-effects model (Searle,
+//! Casella & McCulloch 1992); 1–2 trials with samples, batch means and the
+//! delta method with Welch–Satterthwaite degrees of freedom (Welch 1947);
+//! else the fixed band. The family: Benjamini–Hochberg with FCR-adjusted
+//! intervals (Benjamini & Yekutieli 2005), or Holm.
 
 use std::collections::HashMap;
 
@@ -682,14 +626,8 @@ fn runs_needed(
 /// The family counts measurements, not printed figures: a figure that
 /// [`FigureInput::follows`] another is left out of the procedure and read
 /// at the level, with the adjusted p-value, of the figure it follows.
-/// Counting a storage line's IO/s, MB/s and latency as three hypotheses
-/// would triple the lines' weight in m: a slower CPU that moves the 2 CPU
-/// steps and the memory figure of a standard report (3 + 36 figures)
-/// would need p ≤ 3q/39 = 0.0038 under BH, beyond what 5 rank-judged
-/// trials a side can reach (2/C(10, 5) = 0.0079); among its 15
-/// measurements, 3q/15 = 0.01 is within reach. The copies add no
-/// evidence, so they add no tests; the
-/// procedure on the measurements is exactly BH (or Holm) as published.
+/// Why (the arithmetic of a standard report): docs/METHOD.md "Counting
+/// measurements, not printed figures".
 pub fn judge_all(figures: &[FigureInput], family: &Family) -> Vec<Result<Judgement, Unjudgeable>> {
     let mut cache = HashMap::new();
     let models: Vec<Result<Model, Unjudgeable>> = figures

@@ -6,21 +6,8 @@
 //! `/proc/meminfo` shows the host's memory while a memory limit can kill
 //! it. This module reads, through the [`Sysroot`]:
 //!
-//! * `/proc/self/cgroup`: the cgroup of each hierarchy (`0::/path` for v2,
-//!   `4:memory:/path` for v1);
-//! * `/proc/self/mountinfo`: where each hierarchy is mounted (`cgroup2`,
-//!   or `cgroup` with the controllers in its super options), parsed by
-//!   [`crate::blockdev::parse_mountinfo`];
-//! * the limit files of the process's cgroup and of each parent up to the
-//!   mount's root, because a parent's limit binds its children too: v2
-//!   `cpu.max`, `memory.max`, `memory.high`, `memory.current`, `cpu.stat`;
-//!   v1 `cpu.cfs_quota_us`, `cpu.cfs_period_us`, `memory.limit_in_bytes`,
-//!   `memory.usage_in_bytes`, `cpu.stat`.
-//!
-//! A controller is bound to one hierarchy only, so in the hybrid layout
-//! (v1 controllers and a v2 tree mounted together, systemd's default for
-//! years) each controller is looked up in the v1 hierarchy that carries it
-//! and, failing that, in the v2 tree.
+//! The files (the process's cgroup and each parent's, v1, v2 and the hybrid
+//! layout): docs/METHOD.md "cgroup limits: the files read".
 //!
 //! Measuring code: it returns data and never prints. Missing files mean
 //! "no limit here"; unreadable or malformed ones are listed in

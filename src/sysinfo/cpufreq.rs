@@ -1,19 +1,16 @@
-//! Frequency scaling and thermal throttling, read, not guessed:
+//! Frequency scaling and thermal throttling, read, not guessed (a VM
+//! usually has none of them: every reader then returns `None` or empty):
 //!
 //! * the cpufreq policies of `/sys/devices/system/cpu/cpufreq/policyN/`
-//!   (older kernels: `/sys/devices/system/cpu/cpuN/cpufreq/`): driver,
-//!   governor, `scaling_min_freq`/`scaling_max_freq` against
-//!   `cpuinfo_min_freq`/`cpuinfo_max_freq`, `energy_performance_preference`,
-//!   and boost (`cpufreq/boost`, a policy's own `boost`, or intel_pstate's
-//!   `no_turbo`), as [`Cpufreq`] with the [`Cpufreq::findings`] a run warns
-//!   about;
-//! * each policy's `stats/time_in_state` (frequency in kHz, time in 10 ms
-//!   units), read around a CPU step: [`TimeInState`];
+//!   (older kernels: `cpuN/cpufreq/`): driver, governor,
+//!   `scaling_min_freq`/`scaling_max_freq` against `cpuinfo_min_freq`/
+//!   `cpuinfo_max_freq`, `energy_performance_preference`, and boost
+//!   (`cpufreq/boost`, a policy's own `boost`, or intel_pstate's
+//!   `no_turbo`), as [`Cpufreq`] with the [`Cpufreq::findings`] to warn of;
+//! * each policy's `stats/time_in_state` (kHz, 10 ms units), read around a
+//!   CPU step: [`TimeInState`];
 //! * the CPUs' `thermal_throttle/{core,package}_throttle_count`, read
 //!   around every timed step: [`ThermalCounts`].
-//!
-//! A VM usually has none of them (the hypervisor owns the clock): every
-//! reader returns `None` or an empty list then, never a guess.
 
 use serde::{Deserialize, Serialize};
 

@@ -2,18 +2,15 @@
 //! line ends, a field quoted when it holds a comma, a quote or a line
 //! break, its quotes doubled), for a spreadsheet or a script.
 //!
-//! Two sides: one row per line of the comparison (figures and
-//! information lines, `kind` says which), each side's figure as a number
-//! in the unit of `unit` (the `--json` document's `values`), as printed
-//! beside it, its marks, then B/A with its interval and the verdict (its
-//! name, and its words as the text shows them). More sides: the fleet
-//! table, one row per side, a column per key figure (its unit in its
-//! heading), the figures flagged as outliers and those not comparable,
-//! and a last row, `median`.
-//!
-//! Numbers are written in Rust's shortest round-trip form, so that a
-//! reader gets back the `--json` document's figures exactly; a figure
-//! that is missing (or not finite) is an empty field.
+//! Two sides: one row per line of the comparison (`kind` says figure or
+//! information), each side's figure as a number in `unit` (the `--json`
+//! document's `values`), as printed, its marks, then B/A with its interval
+//! and the verdict (its name, and its words as the text shows them). More
+//! sides: the fleet table, one row per side, a column per key figure (its
+//! unit in its heading), the outliers and those not comparable, and a last
+//! row, `median`. Numbers are in Rust's shortest round-trip form, so that a
+//! reader gets back the `--json` figures exactly; a figure that is missing
+//! (or not finite) is an empty field.
 
 use super::verdict_words;
 use crate::compare::comparison::Comparison;

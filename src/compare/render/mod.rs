@@ -6,11 +6,17 @@
 pub mod csv;
 pub mod html;
 pub mod markdown;
+mod output;
 pub mod table;
 pub mod text;
 
+pub use output::{
+    for_stdout, CsvRenderer, HtmlRenderer, JsonRenderer, MarkdownRenderer, Render, TableRenderer,
+    TextRenderer,
+};
+
 use super::comparison::{Comparison, Row};
-use super::fact::Section;
+use super::fact::RowSection;
 use super::verdict::{assumed_run_cv, bounded, ratio_text, Verdict, EQUAL_WITHIN, KINDS};
 use crate::conditions::{Mark, MarkKind};
 use crate::stats::RunsNeeded;
@@ -191,9 +197,9 @@ pub fn legend(c: &Comparison) -> Vec<String> {
 /// What the figures of `section` given a run-to-run floor are called in
 /// the legend, and what the trials of one run share that the next run's
 /// do not.
-fn floor_scope(section: Section) -> (String, &'static str) {
+fn floor_scope(section: RowSection) -> (String, &'static str) {
     match section {
-        Section::StorageLines(bs) => (
+        RowSection::StorageLines(bs) => (
             format!("{} lines", bs.label()),
             "its file and the device's moment",
         ),
@@ -338,14 +344,14 @@ pub(super) fn verdict_parts(row: &Row, n: usize) -> (String, String) {
 
 /// A section's title: storage sections name each report's device and
 /// filesystem when they differ.
-fn section_title(c: &Comparison, section: Section) -> String {
-    if !matches!(section, Section::StorageLines(_)) {
+fn section_title(c: &Comparison, section: RowSection) -> String {
+    if !matches!(section, RowSection::StorageLines(_)) {
         return section.title();
     }
     let storage = c
         .rows
         .iter()
-        .find(|r| r.section == Section::StorageBandwidth && r.label == "Storage");
+        .find(|r| r.section == RowSection::StorageBandwidth && r.label == "Storage");
     match storage {
         Some(r) if r.texts.iter().any(|t| *t != r.texts[0]) => {
             let both: Vec<String> = (0..c.sides.len())
@@ -366,13 +372,13 @@ fn section_title(c: &Comparison, section: Section) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{busy_names, legend, Comparison, Section};
+    use super::{busy_names, legend, Comparison, RowSection};
     use crate::model::BlockSize;
     use crate::stats::Spread;
 
     /// A fleet of three sides, no report, whose only figures are
     /// `spreads`, unjudged (as the fleet table has them).
-    fn unjudged(spreads: &[(Section, f64)]) -> Comparison {
+    fn unjudged(spreads: &[(RowSection, f64)]) -> Comparison {
         Comparison {
             compare_schema_version: 2,
             reports: Vec::new(),
@@ -408,15 +414,15 @@ mod tests {
 
     #[test]
     fn the_floor_legend_names_each_kind_of_figure_given_a_floor() {
-        let m1 = Section::StorageLines(BlockSize::M1);
-        let tally = Section::Added("Tally");
+        let m1 = RowSection::StorageLines(BlockSize::M1);
+        let tally = RowSection::Added("Tally");
         let floors = |c: &Comparison| -> Vec<String> {
             legend(c)
                 .into_iter()
                 .filter(|l| l.contains("of run-to-run spread, shared"))
                 .collect()
         };
-        let c = unjudged(&[(m1, 0.07), (m1, 0.07), (Section::CpuLoop, 0.0)]);
+        let c = unjudged(&[(m1, 0.07), (m1, 0.07), (RowSection::CpuLoop, 0.0)]);
         assert_eq!(
             floors(&c),
             ["1M lines add 7 % of run-to-run spread, shared over a side's reports, to their trials' own, since the trials of one run share its file and the device's moment."]
@@ -429,7 +435,7 @@ mod tests {
                 "1M lines add 7 % of run-to-run spread, shared over a side's reports, to their trials' own, since the trials of one run share its file and the device's moment.",
             ]
         );
-        assert!(floors(&unjudged(&[(Section::CpuLoop, 0.0)])).is_empty());
+        assert!(floors(&unjudged(&[(RowSection::CpuLoop, 0.0)])).is_empty());
     }
 
     #[test]

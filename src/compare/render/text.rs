@@ -6,7 +6,7 @@ use super::{
     verdict_words, wrap,
 };
 use crate::compare::comparison::{Comparison, Row, RowKind};
-use crate::compare::fact::Section;
+use crate::compare::fact::RowSection;
 use crate::compare::style::Style;
 use crate::compare::verdict::Verdict;
 
@@ -36,7 +36,7 @@ pub fn render_text(c: &Comparison, style: &Style, table: bool) -> String {
                 .min(40)
         })
         .collect();
-    let mut section: Option<Section> = None;
+    let mut section: Option<RowSection> = None;
     for r in &c.rows {
         if section != Some(r.section) {
             section = Some(r.section);

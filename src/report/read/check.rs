@@ -112,7 +112,7 @@ pub fn check(r: &Report) -> Result<(), Invalid> {
         });
     }
     if let Some(x) = &r.extended {
-        if let Some(ratio) = x.smt_probe.as_ref().and_then(|p| p.ratio) {
+        if let Some(ratio) = x.smt_contention.as_ref().and_then(|p| p.ratio) {
             c.at("extended.smt_probe.ratio", |c| c.rate(ratio));
         }
         if let Some(d) = &x.dram {

@@ -1,24 +1,17 @@
 //! The `-x` sections of our text report, read back into the model the JSON
 //! holds: each CPU loop step's steal, clock, load and spread; the SMT
-//! probe; the memory step's spread and load; the DRAM runs; the device
-//! details; each storage line's latency percentiles, spread, device
+//! contention test; the memory step's spread and load; the DRAM runs; the
+//! device details; each storage line's latency percentiles, spread, device
 //! counters and load.
 //!
 //! What a line prints is read; what it does not print stays `None`, or
-//! reads as 0 (an empty list) where the model's field is not optional
-//! (a load's nanoseconds, the device's counters of the other direction,
-//! the CPUs a DRAM run was pinned to), as [`crate::conditions::Mark::parse`]
-//! reads a mark's unprinted figures. Marks after a `Load` line are not read:
-//! they follow from the load ([`crate::conditions::mark::marks`]).
-//!
-//! The text of these sections then renders back from what was read, or it
-//! is kept: when the report rendered from the figures read differs from
-//! the one with the sections as read (an older layout: steal printed twice,
-//! no load words, `(+N not ours)`; a line this reader does not know; a
-//! known line that is malformed; marks the read load does not give back),
-//! the sections stay as their lines ([`Extended::kept_as_text`]), printed
-//! as they were, and the figures that did read are kept for `compare`.
-//! Never an error: a text that reads without them reads with them.
+//! reads as 0 where the model's field is not optional (a load's
+//! nanoseconds, the device's counters of the other direction, the CPUs a
+//! DRAM run was pinned to), as [`crate::conditions::Mark::parse`] reads a
+//! mark's unprinted figures. Marks after a `Load` line follow from the load
+//! ([`crate::conditions::mark::marks`]). When the sections render back and
+//! when their lines are kept: docs/METHOD.md "Reading the -x text back:
+//! rendered or kept".
 
 use crate::blockdev::BlockStat;
 use crate::conditions::io::DeviceIoShare;
@@ -26,12 +19,12 @@ use crate::conditions::load::CpuLoad;
 use crate::conditions::reach::{Reach, ReachVerdict};
 use crate::conditions::tenancy::{Tenancy, Words};
 use crate::conditions::{Clock, StepLoad};
-use crate::cpu_loop::smt::{SmtPlan, SmtProbe};
+use crate::cpu_loop::smt::{SmtContention, SmtPlan};
 use crate::dd_io::Direction;
 use crate::membw::dram::{ArrayBound, ArrayPlan, DramBandwidth, DramNote, DramRun, Stores};
 use crate::model::forms::{device_details, spread};
 use crate::model::{BlockSize, Extended, RawSection, Report};
-use crate::report::extended::{OddCpu, CORE_LABEL, CPUFREQ_LABEL, GOES_ON};
+use crate::report::extended::{OddCpu, CONTINUATION_INDENT, CORE_LABEL, CPUFREQ_LABEL};
 use crate::samples::Samples;
 use crate::sysinfo::cpufreq::Cpufreq;
 use crate::sysinfo::procstat::MhzSource;
@@ -46,7 +39,7 @@ pub const STORAGE_TITLE: &str = "Extended: Storage";
 /// Reads the extended sections of `r` (kept in `raw_sections` while the
 /// report was read) into its figures, and keeps their lines only when the
 /// figures do not render back to them.
-pub fn structure(r: &mut Report) {
+pub fn figures_from_raw(r: &mut Report) {
     let known = |s: &RawSection| [CPU_TITLE, MEMORY_TITLE, STORAGE_TITLE].contains(&&*s.title);
     if !r.raw_sections.iter().any(known) {
         return;
@@ -86,7 +79,7 @@ pub fn structure(r: &mut Report) {
     }
 }
 
-/// `[ Extended: CPU ]`: a line per CPU loop step, the SMT probe's verdict,
+/// `[ Extended: CPU ]`: a line per CPU loop step, the SMT contention test's verdict,
 /// its rates, its load.
 fn cpu(r: &mut Report, x: &mut Extended, lines: &[String]) {
     let mut step = 0;
@@ -95,14 +88,14 @@ fn cpu(r: &mut Report, x: &mut Extended, lines: &[String]) {
     let mut odd: Vec<(String, Vec<String>)> = Vec::new();
     for l in lines {
         if let Some(v) = l.strip_prefix("SMT probe : ") {
-            x.smt_probe = smt_verdict(v);
+            x.smt_contention = smt_verdict(v);
         } else if let Some(rates) = l.strip_prefix("            siblings ") {
-            if let (Some(p), Some((sib, sep))) = (&mut x.smt_probe, smt_rates(rates)) {
+            if let (Some(p), Some((sib, sep))) = (&mut x.smt_contention, smt_rates(rates)) {
                 p.siblings_loops_per_s_each = Some(sib);
                 p.separate_loops_per_s_each = Some(sep);
             }
         } else if let Some(rest) = l.strip_prefix("Load      : during the SMT probe") {
-            x.smt_probe_load = load_line(rest);
+            x.smt_contention_load = load_line(rest);
         } else if let Some(rest) = l.strip_prefix("Clock     : measured before the CPU loop ") {
             if let Some(probes) = probe_line(rest, r.cpu_loop.len()) {
                 for (s, p) in r.cpu_loop.iter_mut().zip(probes) {
@@ -110,11 +103,14 @@ fn cpu(r: &mut Report, x: &mut Extended, lines: &[String]) {
                 }
             }
         } else if let Some(rest) = l
-            .strip_prefix(GOES_ON)
+            .strip_prefix(CONTINUATION_INDENT)
             .and_then(|l| l.strip_prefix("after "))
         {
             odd.push((rest.to_string(), Vec::new()));
-        } else if let Some(rest) = l.strip_prefix(GOES_ON).filter(|l| l.starts_with("cpu")) {
+        } else if let Some(rest) = l
+            .strip_prefix(CONTINUATION_INDENT)
+            .filter(|l| l.starts_with("cpu"))
+        {
             if let Some((_, more)) = odd.last_mut() {
                 more.push(rest.to_string());
             }
@@ -356,11 +352,11 @@ fn smt_rates(text: &str) -> Option<(f64, f64)> {
     Some((spread::finite(sib.trim())?, spread::finite(sep.trim())?))
 }
 
-/// The SMT probe from its verdict ([`SmtProbe::verdict`]); the CPUs it ran
+/// The SMT contention test from its verdict ([`SmtContention::verdict`]); the CPUs it ran
 /// on are not printed (0).
-fn smt_verdict(text: &str) -> Option<SmtProbe> {
+fn smt_verdict(text: &str) -> Option<SmtContention> {
     let probe = |threads_per_core, ratio: Option<f64>| {
-        SmtPlan::Probe {
+        SmtPlan::Pairs {
             threads_per_core,
             siblings: [0, 0],
             separate: [0, 0],
@@ -396,12 +392,12 @@ fn smt_verdict(text: &str) -> Option<SmtProbe> {
 }
 
 trait WithRatio {
-    fn with(self, ratio: Option<f64>) -> SmtProbe;
+    fn with(self, ratio: Option<f64>) -> SmtContention;
 }
 
 impl WithRatio for SmtPlan {
-    fn with(self, ratio: Option<f64>) -> SmtProbe {
-        SmtProbe {
+    fn with(self, ratio: Option<f64>) -> SmtContention {
+        SmtContention {
             plan: self,
             siblings_loops_per_s_each: None,
             separate_loops_per_s_each: None,
@@ -825,7 +821,7 @@ mod tests {
         assert_eq!(p.ratio, Some(0.58));
         assert!(matches!(
             p.plan,
-            SmtPlan::Probe {
+            SmtPlan::Pairs {
                 threads_per_core: 2,
                 ..
             }

@@ -5,6 +5,7 @@
 //! ([`fleet`]). Everything that comes from a report is escaped.
 
 mod fleet;
+mod page_file;
 mod pair;
 mod svg;
 
@@ -16,6 +17,7 @@ use std::fmt::Write;
 use super::{busy_legend, legend, side_text};
 use crate::compare::comparison::Comparison;
 use crate::compare::fact::Unit;
+pub use page_file::PageFile;
 use svg::esc;
 
 /// The page of `c`. Pure: it reads nothing and measures nothing.

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use super::svg::{esc, px, LogScale};
 use crate::compare::comparison::{Comparison, Row, RowKind};
-use crate::compare::fact::Section;
+use crate::compare::fact::RowSection;
 use crate::compare::render::{section_title, verdict_parts};
 use crate::compare::verdict::{bounded, Verdict, EQUAL_WITHIN};
 use crate::stats::RatioInterval;
@@ -44,7 +44,7 @@ pub(super) fn bars(c: &Comparison) -> String {
         ratio_label(scale.hi),
         (EQUAL_WITHIN * 100.0).round()
     );
-    let mut sections: Vec<Section> = Vec::new();
+    let mut sections: Vec<RowSection> = Vec::new();
     for r in &figures {
         if !sections.contains(&r.section) {
             sections.push(r.section);
@@ -92,7 +92,7 @@ fn ratio_label(r: f64) -> String {
 }
 
 /// A section's rows, its ratio axis, then the notes of its rows.
-fn section(c: &Comparison, s: Section, rows: &[&Row], scale: &LogScale) -> String {
+fn section(c: &Comparison, s: RowSection, rows: &[&Row], scale: &LogScale) -> String {
     let mut out = format!(
         "<tbody class=\"pair\">\n<tr class=\"section\"><th colspan=\"5\"><h3>{}</h3></th></tr>\n<tr><th>figure</th><th>B/A</th><th>verdict</th><th class=\"num\">A</th><th class=\"num\">B</th></tr>\n",
         esc(&section_title(c, s))

@@ -5,7 +5,7 @@ use super::svg::{domain, esc, si, swarm, ticks, LogScale};
 use super::*;
 use crate::compare::comparison::Row;
 use crate::compare::comparison::RowKind;
-use crate::compare::fact::{Better, Section, Unit};
+use crate::compare::fact::{Better, RowSection, Unit};
 use crate::compare::fleet::{outliers, FleetColumn, FleetRow, FleetTable};
 use crate::compare::sides::ReportInfo;
 use crate::compare::sides::Side;
@@ -87,7 +87,7 @@ fn fleet() -> Comparison {
 
 fn figure_row(label: &str, a: f64, b: f64, verdict: Verdict) -> Row {
     Row {
-        section: Section::StorageLines(BlockSize::K4),
+        section: RowSection::StorageLines(BlockSize::K4),
         label: label.into(),
         kind: RowKind::Figure,
         better: Some(Better::Higher),
@@ -136,7 +136,7 @@ fn judged(ratio: f64, lo: f64, hi: f64, words: &str) -> Option<Judged> {
 
 fn pair() -> Comparison {
     let mut host = figure_row("Host", 0.0, 0.0, Verdict::Different);
-    host.section = Section::Header;
+    host.section = RowSection::Header;
     host.kind = RowKind::Info;
     host.texts = vec![Some("a".into()), Some(EVIL.into())];
     let reports = vec![info("a", "a.txt"), info(EVIL, "<b>.json")];
