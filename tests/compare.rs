@@ -269,8 +269,9 @@ fn a_five_host_fleet_table_marks_the_outlier() {
     assert!(table.contains("[ CPU loop ]"), "{table}");
     let narrow = compare_text(&refs, &[("COLUMNS", "60")]);
     assert!(narrow.contains("median"), "{narrow}");
-    let n4 = narrow.lines().find(|l| l.starts_with("n4 ")).unwrap();
-    assert!(n4.contains("12500*"), "{n4}");
+    // the columns wrap into blocks: n4's line of the block with 4k W 1j
+    let n4: Vec<&str> = narrow.lines().filter(|l| l.starts_with("n4 ")).collect();
+    assert!(n4.iter().any(|l| l.contains("12500*")), "{n4:?}");
     let n1 = narrow.lines().find(|l| l.starts_with("n1 ")).unwrap();
     assert!(!n1.contains('*'), "{n1}");
     let mut forced = quickbench();
@@ -523,13 +524,17 @@ fn html_writes_the_fleet_page_and_the_text_still_goes_to_stdout() {
     );
     let page = fs::read_to_string(&page_path).unwrap();
     assert!(page.starts_with("<!DOCTYPE html>"), "{page}");
-    // one strip per key figure of the fleet table, in its order
+    // one strip per key figure of the fleet table that a host has, in
+    // its order (these reports have no core tenancy)
     let c = compare_json(&refs);
+    let rows = c["table"]["rows"].as_array().unwrap();
     let columns: Vec<&str> = c["table"]["columns"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|c| c["name"].as_str().unwrap())
+        .enumerate()
+        .filter(|(i, _)| rows.iter().any(|r| !r["values"][*i].is_null()))
+        .map(|(_, c)| c["name"].as_str().unwrap())
         .collect();
     let strips: Vec<&str> = page
         .split("<svg class=\"strip\" data-figure=\"")

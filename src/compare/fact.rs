@@ -241,8 +241,20 @@ pub enum LineId {
         /// Its parallel jobs.
         jobs: u32,
     },
+    /// A step's rate over its samples classed alone: the CPU loop's by
+    /// its jobs, the memory bandwidth's (`None`).
+    Alone(Option<u32>),
+    /// The share of a step's time its core was not shared, likewise.
+    NotShared(Option<u32>),
     /// Any other figure (`-x`, an added section's): known by its label.
     Other,
+}
+
+impl LineId {
+    /// Whether it is a step's own line, not a row of its tenancy.
+    pub fn is_step(self) -> bool {
+        !matches!(self, LineId::Alone(_) | LineId::NotShared(_))
+    }
 }
 
 /// A figure's identity across reports: its section, its line and its

@@ -151,7 +151,7 @@ fn cpu_loop(r: &Report) -> Vec<Fact> {
             let mut v = vec![Fact::Figure(f)];
             v.extend(tenancy_figures(
                 s,
-                &label,
+                (&label, Some(s.jobs)),
                 kind,
                 |t| &t.figure.samples,
                 |t| t.conditions.tenancy.as_ref(),
@@ -173,7 +173,7 @@ fn cpu_loop(r: &Report) -> Vec<Fact> {
 /// ratio), judged like the step from its trials.
 fn tenancy_figures<M>(
     step: &Repeated<M>,
-    label: &str,
+    (label, jobs): (&str, Option<u32>),
     (unit, kind): (Unit, FigureKind),
     samples: impl Fn(&M) -> &crate::samples::Samples,
     tenancy: impl Fn(&M) -> Option<&Tenancy>,
@@ -194,6 +194,7 @@ where
             alone,
             rate_words(unit, alone),
         );
+        f.line = LineId::Alone(jobs);
         f.trials = runs
             .iter()
             .filter_map(|r| {
@@ -220,6 +221,7 @@ where
         value,
         format!("{value:.0}"),
     );
+    f.line = LineId::NotShared(jobs);
     f.trials = runs
         .iter()
         .filter_map(|r| {
@@ -289,7 +291,7 @@ fn memory(r: &Report) -> Vec<Fact> {
         v.push(Fact::Figure(f));
         v.extend(tenancy_figures(
             bw,
-            "Bandwidth",
+            ("Bandwidth", None),
             (Unit::BytesPerSecond, FigureKind::Memory),
             |t| &t.figure.samples,
             |t| t.conditions.tenancy.as_ref(),
@@ -478,6 +480,74 @@ fn storage_words(r: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn trial(alone: Option<f64>, shared: f64, classes: &str) -> crate::model::CpuTrial {
+        let mut t = crate::model::CpuTrial::plain(crate::cpu_loop::LoopStep {
+            jobs: 1,
+            loops_per_s_each: vec![100.0],
+            loops_per_s_mean: 100.0,
+            elapsed_ns: 1,
+            samples: crate::samples::Samples::new(
+                classes
+                    .chars()
+                    .map(|c| if c == 'a' { 120.0 } else { 80.0 })
+                    .collect(),
+                None,
+            ),
+            end: crate::end::End::Complete,
+        });
+        t.conditions.tenancy = Some(Tenancy {
+            alone_rate: alone,
+            shared_fraction: Some(shared),
+            sample_classes: classes.into(),
+            ..Tenancy::default()
+        });
+        t
+    }
+
+    #[test]
+    fn a_steps_tenancy_gives_alone_and_not_shared_rows_from_its_trials() {
+        let trials = vec![
+            trial(Some(120.0), 0.5, "aass"),
+            trial(None, 1.0, "ssss"),
+            trial(Some(121.0), 0.0, "aaaa"),
+        ];
+        let mut step = Repeated::of_trials(
+            trials
+                .into_iter()
+                .enumerate()
+                .map(|(i, step)| crate::model::RoundTrial {
+                    round: i as u32 + 1,
+                    step,
+                })
+                .collect(),
+        );
+        step.step.conditions.tenancy = Some(Tenancy {
+            alone_rate: Some(120.5),
+            shared_fraction: Some(0.5),
+            ..Tenancy::default()
+        });
+        let mut r = Report::new(String::new(), String::new());
+        r.cpu_loop = vec![step];
+        let figures: Vec<Figure> = cpu_loop(&r)
+            .into_iter()
+            .filter_map(|f| f.figure().cloned())
+            .collect();
+        let labels: Vec<&str> = figures.iter().map(|f| f.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            [" 1 // jobs", " 1 // jobs alone", " 1 // jobs not shared"]
+        );
+        let values = |f: &Figure| -> Vec<f64> { f.trials.iter().map(|t| t.trial.value).collect() };
+        // the trial with no sample alone has no alone rate
+        assert_eq!(values(&figures[1]), [120.0, 121.0]);
+        assert_eq!(figures[1].trials[0].trial.within.as_ref().unwrap().n, 2);
+        // shared throughout still has a ratio: 1 %
+        assert_eq!(values(&figures[2]), [50.0, 1.0, 100.0]);
+        assert_eq!(figures[2].value, 50.0);
+        assert_eq!(figures[2].line, LineId::NotShared(Some(1)));
+        assert!(figures.iter().all(|f| f.method == figures[0].method));
+    }
 
     #[test]
     fn kernels_compare_without_the_host_name() {

@@ -91,7 +91,7 @@ const fn storage(section: RowSection, direction: Direction, jobs: u32, unit: Uni
 }
 
 /// The key figures: heading, unit, which way is better, and where each is.
-const KEY_FIGURES: [(&str, Unit, Better, Key); 10] = {
+const KEY_FIGURES: [(&str, Unit, Better, Key); 11] = {
     use Better::Higher;
     use RowSection::{CpuLoop, Memory, StorageLines};
     use Unit::{BytesPerSecond, IoPerSecond, LoopsPerJobPerSecond, MegabytesPerSecond};
@@ -109,6 +109,16 @@ const KEY_FIGURES: [(&str, Unit, Better, Key); 10] = {
             LoopsPerJobPerSecond,
             Higher,
             Key::Last(CpuLoop),
+        ),
+        (
+            "CPU 1j not shared",
+            Unit::PercentOfTime,
+            Higher,
+            Key::Line(FigureKey {
+                section: CpuLoop,
+                line: LineId::NotShared(Some(1)),
+                unit: Unit::PercentOfTime,
+            }),
         ),
         (
             "Memory",
@@ -170,8 +180,9 @@ const KEY_FIGURES: [(&str, Unit, Better, Key); 10] = {
 fn key_cell(facts: &[Fact], key: Key) -> KeyCell {
     let mut figures = facts.iter().filter_map(Fact::figure);
     let f = match key {
-        Key::First(s) => figures.find(|f| f.section == s),
-        Key::Last(s) => figures.rfind(|f| f.section == s),
+        // The section's steps, not the rows of their tenancy.
+        Key::First(s) => figures.find(|f| f.section == s && f.line.is_step()),
+        Key::Last(s) => figures.rfind(|f| f.section == s && f.line.is_step()),
         Key::Line(key) => figures.find(|f| f.key() == key),
     }?;
     Some((f.value, tag(f)))

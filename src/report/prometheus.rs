@@ -88,6 +88,9 @@ const IO_LAT_MEAN: usize = 12;
 const IO_LAT: usize = 13;
 const INCOMPLETE: usize = 14;
 const MARK: usize = 15;
+const CPU_ALONE: usize = 16;
+const MEM_ALONE: usize = 17;
+const SHARED: usize = 18;
 
 fn families() -> Vec<Family> {
     let f = |name, kind, help| Family {
@@ -113,6 +116,9 @@ fn families() -> Vec<Family> {
         f("quickbench_storage_latency_seconds", "summary", "Storage bandwidth (-x): completion latency of one I/O of a line; quantile 1 is the largest."),
         f("quickbench_step_incomplete", "gauge", "1 for a timed step that did not run its whole time (end: interrupted, or stopped with its error); its figures cover the time it ran."),
         f("quickbench_mark", "gauge", "1 for each mark of a timed step: something else used the host while it ran (busy, steal, throttled, other_io, cached)."),
+        f("quickbench_cpu_loop_alone_loops_per_second", "gauge", "CPU loop: loops per second of one job over the samples whose core was not shared (its work per cycle at its own level)."),
+        f("quickbench_memory_alone_bytes_per_second", "gauge", "Memory: the bandwidth over the samples whose core was not shared."),
+        f("quickbench_shared_ratio", "gauge", "Share of a CPU loop step's or the memory step's samples whose core was shared: less work per cycle at the same clock, with no steal (another tenant on the host's SMT sibling)."),
     ]
 }
 
@@ -182,6 +188,15 @@ fn collect(r: &Report, extra: &[Label], f: &mut [Family]) {
                 }
             }
         }
+        if let Some(t) = &s.conditions.tenancy {
+            if let Some(a) = t.alone_rate {
+                push(f, CPU_ALONE, step.clone(), a);
+            }
+            if let Some(share) = t.shared_fraction {
+                let labels = with(&[("section", "cpu_loop".into())], &step);
+                push(f, SHARED, labels, share);
+            }
+        }
         let step = with(&[("section", "cpu_loop".into())], &step);
         conditions(f, &step, &s.end, &s.marks);
     }
@@ -192,6 +207,14 @@ fn collect(r: &Report, extra: &[Label], f: &mut [Family]) {
         if let Some(b) = &m.dd_bandwidth {
             push(f, MEM_BANDWIDTH, extra.to_vec(), b.bytes_per_s());
             let step = with(extra, &[("section", "memory".into())]);
+            if let Some(t) = &b.conditions.tenancy {
+                if let Some(a) = t.alone_rate {
+                    push(f, MEM_ALONE, extra.to_vec(), a);
+                }
+                if let Some(share) = t.shared_fraction {
+                    push(f, SHARED, step.clone(), share);
+                }
+            }
             conditions(f, &step, &b.end, &b.marks);
         }
     }
