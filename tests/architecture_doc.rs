@@ -235,3 +235,74 @@ fn a_stale_name_is_reported_with_its_line() {
         broken[3]
     );
 }
+
+/// The `model::forms` row of the code map names every file of
+/// `src/model/forms/`: a new printed form is mapped when it is added.
+#[test]
+fn the_map_names_every_printed_form() {
+    let doc = std::fs::read_to_string(root().join("docs/ARCHITECTURE.md")).expect("the doc");
+    let row = doc
+        .lines()
+        .find(|l| l.starts_with("| `model::forms` |"))
+        .expect("a `model::forms` row");
+    let mut missing = Vec::new();
+    for e in std::fs::read_dir(root().join("src/model/forms")).expect("src/model/forms") {
+        let p = e.expect("an entry").path();
+        let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
+        if stem != "mod" && !row.contains(&format!("`{stem}`")) {
+            missing.push(stem);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "the model::forms row misses {missing:?}"
+    );
+}
+
+/// Where the docs say how short a loop delay runs as one block ("1 under
+/// about 1.5 s"), they say the figure `trials::plan` computes: the fewest
+/// trials of the CPU loop's shortest trial. The help, the man page's
+/// prose, README and this map all say it.
+#[test]
+fn the_one_block_delay_the_docs_state_is_the_planners() {
+    use quickbench::trials::{plan, run_trials, StepKind, MIN_TRIALS};
+    use std::time::Duration;
+    let said = regex::Regex::new(r"(?:1|one block) under about ([0-9.]+) s").unwrap();
+    let mut figures = Vec::new();
+    for file in [
+        "docs/ARCHITECTURE.md",
+        "README.md",
+        "src/cli.rs",
+        "src/generate.rs",
+    ] {
+        let text = std::fs::read_to_string(root().join(file)).expect(file);
+        // Words across lines, string continuations (`\` at a line's end)
+        // and doc comments' `///` included.
+        let flat = text
+            .replace("\\\n", " ")
+            .replace("///", " ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let found: Vec<f64> = said
+            .captures_iter(&flat)
+            .map(|c| c[1].parse().expect("a number"))
+            .collect();
+        assert!(
+            !found.is_empty(),
+            "{file} no longer says when one block runs"
+        );
+        figures.extend(found.into_iter().map(|f| (file, f)));
+    }
+    let kinds = [StepKind::CpuLoop, StepKind::Memory, StepKind::Storage];
+    for (file, secs) in figures {
+        let at = Duration::from_secs_f64(secs);
+        let under = at - Duration::from_millis(1);
+        assert_eq!(run_trials(&kinds, under, None), 1, "{file}: {secs} s");
+        assert_eq!(
+            plan(StepKind::CpuLoop, at, None).trials,
+            MIN_TRIALS,
+            "{file}: {secs} s"
+        );
+    }
+}
