@@ -134,13 +134,14 @@ struct Args {
     text_out: Option<PathBuf>,
 
     /// Measure each timed step N times, in N rounds of shuffled order (1 to 20, default 1): the
-    /// text prints each step's median trial, the JSON keeps them all; the run takes N times as long
+    /// text prints each step's rate over all its trials, the JSON keeps them all; the run takes N
+    /// times as long
     #[arg(long, value_name = "N", value_parser = parse_repeat, value_hint = ValueHint::Other)]
     repeat: Option<u32>,
 
     /// Split each loop delay into K interleaved trials (1 to 20; default: 6, fewer when the
-    /// delay is short, 1 under about 1 s): the text prints each step's median trial, compare
-    /// reads their spread
+    /// delay is short, 1 under about 1.5 s): the text prints each step's rate over all its
+    /// trials, compare reads their spread
     #[arg(long, value_name = "K", value_parser = parse_trials, value_hint = ValueHint::Other)]
     trials: Option<u32>,
 

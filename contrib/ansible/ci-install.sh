@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what tests/ansible_fleet.rs needs, when missing: sshd
+# Installs what tests/live/ansible_fleet.rs needs, when missing: sshd
 # (openssh-server), ip (iproute2), ansible-playbook (ansible-core, from the
 # distribution if it has it, else from pip) and, best effort, ansible-lint.
 # Idempotent: a second run installs nothing. Meant to be called from .ci/run;

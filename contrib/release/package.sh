@@ -7,8 +7,9 @@
 #       complete/quickbench.bash, complete/_quickbench,
 #       complete/quickbench.fish, schema/report.schema.json,
 #       schema/compare.schema.json (README and `compare --help` point at
-#       them), docs/METHOD.md and docs/KERNELS.md (README points at
-#       them), README.md and LICENSE; and the bare
+#       them), the user's docs README points at (docs/COMPARE.md,
+#       INSTALL.md, KERNELS.md, MARKS.md, METHOD.md, REPORT.md,
+#       TRACKING.md), README.md and LICENSE; and the bare
 #       binary as OUTDIR/quickbench-VERSION-TARGET (what contrib/ansible's
 #       quickbench_url downloads).
 #   contrib/release/package.sh sums OUTDIR
@@ -71,7 +72,11 @@ archive() {
     "$gen" --generate complete-fish >"$dir/complete/quickbench.fish"
     install -m 0644 "$root/README.md" "$root/LICENSE" "$dir/"
     install -m 0644 "$root"/schema/*.schema.json "$dir/schema/"
-    install -m 0644 "$root/docs/METHOD.md" "$root/docs/KERNELS.md" "$dir/docs/"
+    # The user's docs; ARCHITECTURE.md and TESTING.md are for contributors.
+    local doc
+    for doc in COMPARE INSTALL KERNELS MARKS METHOD REPORT TRACKING; do
+        install -m 0644 "$root/docs/$doc.md" "$dir/docs/"
+    done
     chmod 0644 "$dir/quickbench.1" "$dir"/complete/*
     chmod 0755 "$dir" "$dir/complete" "$dir/schema" "$dir/docs"
 

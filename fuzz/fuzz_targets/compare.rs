@@ -7,7 +7,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quickbench::compare::{compare, render_text, Input, Style, Verdict};
+use quickbench::compare::{compare, render_text, Input, RowKind, Style, Verdict};
 use quickbench::report::read::read_report;
 
 fuzz_target!(|data: &[u8]| {
@@ -17,9 +17,9 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let inputs = [
-        Input { file: "a".into(), report: a.clone() },
-        Input { file: "b".into(), report: b },
-        Input { file: "c".into(), report: a.clone() },
+        Input::new("a", a.clone()),
+        Input::new("b", b),
+        Input::new("c", a.clone()),
     ];
     let c = compare(&inputs[..2]);
     for r in &c.rows {
@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
             assert!(j.words.chars().count() < 160, "{}", j.words);
         }
         for t in r.texts.iter().flatten() {
-            assert!(r.kind != "figure" || t.chars().count() <= 24, "{t}");
+            assert!(r.kind != RowKind::Figure || t.chars().count() <= 24, "{t}");
         }
     }
     let style = Style { color: false, width: 100 };

@@ -1,12 +1,12 @@
 //! `/proc/cpuinfo`: lscpu's CPU-type reader (`parse_cpuinfo_bytes`, and
 //! `parse_cpuinfo` on the same text made UTF-8), the ARM id decoding of the
 //! types found, and the `cpu MHz` reader of the extended report
-//! (`procstat::parse_cpuinfo_mhz`).
+//! (`cpuinfo::cpu_mhz`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use quickbench::sysinfo::cpu::cpuinfo::cpu_mhz;
 use quickbench::sysinfo::cpu::{arm, parse_cpuinfo, parse_cpuinfo_bytes};
-use quickbench::sysinfo::procstat::parse_cpuinfo_mhz;
 
 fuzz_target!(|data: &[u8]| {
     let info = parse_cpuinfo_bytes(data);
@@ -47,7 +47,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(again, info, "str and bytes readers disagree");
     }
 
-    for (_, mhz) in parse_cpuinfo_mhz(&text) {
+    for (_, mhz) in cpu_mhz(data) {
         assert!(mhz.is_finite() && mhz > 0.0);
     }
 });

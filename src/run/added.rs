@@ -112,7 +112,7 @@ mod tests {
         assert_eq!(unknown.raw_sections.len(), 1);
     }
 
-    /// What `tests/report_roundtrip.rs` does with every section of
+    /// What `tests/fixtures/report_roundtrip.rs` does with every section of
     /// `ADDED`, here with `[ Tally ]`: its examples read back from text
     /// and JSON to the same report.
     #[test]

@@ -56,7 +56,7 @@ pub trait Added: Sync {
     /// `draw` (a uniform whole number below its argument), as its lines
     /// and its JSON carry it exactly: the round-trip tests read every
     /// added section back from text and JSON in random reports with it
-    /// (`tests/report_roundtrip.rs`), so a new section needs no case there.
+    /// (`tests/fixtures/report_roundtrip.rs`), so a new section needs no case there.
     fn example(&self, r: &mut Report, draw: &mut dyn FnMut(u64) -> u64);
     /// What `r` says of it, line by line in its order, for `compare`
     /// (none by default: compare then shows nothing of it). A report's

@@ -4,10 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-#[path = "../common_skip/mod.rs"]
-mod skip_impl;
 #[allow(unused_imports)]
-pub use skip_impl::skip;
+pub use crate::common_skip::skip;
 use std::process::Command;
 
 pub fn have(tool: &str) -> bool {
