@@ -195,6 +195,7 @@ where
             rate_words(unit, alone),
         );
         f.line = LineId::Alone(jobs);
+        f.marks = step.step.marks().to_vec();
         f.trials = runs
             .iter()
             .filter_map(|r| {
@@ -222,6 +223,7 @@ where
         format!("{value:.0}"),
     );
     f.line = LineId::NotShared(jobs);
+    f.marks = step.step.marks().to_vec();
     f.trials = runs
         .iter()
         .filter_map(|r| {
