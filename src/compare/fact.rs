@@ -198,6 +198,9 @@ pub enum FigureKind {
     /// An added section's figure, with the run-to-run spread its section
     /// says.
     Added(RunSpread),
+    /// The share of a step's time its core was not shared: it moves with
+    /// the host's other tenants from run to run, far more than within one.
+    Tenancy,
 }
 
 /// How a figure was measured: figures measured differently never compare.

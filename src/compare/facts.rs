@@ -143,6 +143,7 @@ fn cpu_loop(r: &Report) -> Vec<Fact> {
                 .map(|t| trial(t.loops_per_s_mean.trunc(), sampled(&t.samples), &t.marks))
                 .collect();
             f.line = LineId::CpuJobs(s.jobs);
+            f.measure = Some(format!("cpu loop {} jobs", s.jobs));
             f.method = Some(method);
             f.end = s.end.clone();
             f.marks = s.marks.clone();
@@ -185,16 +186,23 @@ where
         return Vec::new();
     };
     let runs = runs_of(step);
+    // The step's own measurement read two more ways: one figure of its
+    // family, as a storage line's MB/s, IO/s and latency are.
+    let measure = match jobs {
+        Some(j) => format!("cpu loop {j} jobs"),
+        None => "memory bandwidth".into(),
+    };
     let mut v = Vec::new();
     if let Some(alone) = t.alone_rate {
         let mut f = Figure::new(
-            step_section(kind),
+            step_section(jobs),
             format!("{label} alone"),
             (Better::Higher, unit, kind),
             alone,
             rate_words(unit, alone),
         );
         f.line = LineId::Alone(jobs);
+        f.measure = Some(measure.clone());
         f.marks = step.step.marks().to_vec();
         f.trials = runs
             .iter()
@@ -216,30 +224,40 @@ where
     let not_shared = |f: f64| (100.0 * (1.0 - f)).max(1.0);
     let value = not_shared(t.shared_fraction.unwrap_or(0.0));
     let mut f = Figure::new(
-        step_section(kind),
+        step_section(jobs),
         format!("{label} not shared"),
-        (Better::Higher, Unit::PercentOfTime, kind),
+        (Better::Higher, Unit::PercentOfTime, FigureKind::Tenancy),
         value,
         format!("{value:.0}"),
     );
     f.line = LineId::NotShared(jobs);
+    f.measure = Some(measure);
     f.marks = step.step.marks().to_vec();
     f.trials = runs
         .iter()
         .filter_map(|r| {
-            let share = tenancy(r)?.shared_fraction?;
-            Some(trial(not_shared(share), None, r.marks()))
+            let rt = tenancy(r)?;
+            // Each sample's own: 100 not shared, 1 shared (the floor).
+            let each: Vec<f64> = (rt.sample_classes.chars())
+                .filter(|c| *c != '.')
+                .map(|c| if c == 's' { 1.0 } else { 100.0 })
+                .collect();
+            let within = Summary::of_finite(&each);
+            // Busy and steal take time, not work per cycle: no trial of
+            // this row is left out for them.
+            Some(trial(not_shared(rt.shared_fraction?), within, &[]))
         })
         .collect();
     v.push(Fact::Figure(f));
     v
 }
 
-/// The section of a step's tenancy rows: the step's.
-fn step_section(kind: FigureKind) -> RowSection {
-    match kind {
-        FigureKind::Memory => RowSection::Memory,
-        _ => RowSection::CpuLoop,
+/// The section of a step's tenancy rows: the step's (a CPU loop step by
+/// its jobs, else the memory bandwidth).
+fn step_section(jobs: Option<u32>) -> RowSection {
+    match jobs {
+        Some(_) => RowSection::CpuLoop,
+        None => RowSection::Memory,
     }
 }
 
@@ -290,6 +308,7 @@ fn memory(r: &Report) -> Vec<Fact> {
         f.line = LineId::MemoryBandwidth;
         f.end = bw.end.clone();
         f.marks = bw.marks.clone();
+        f.measure = Some("memory bandwidth".into());
         v.push(Fact::Figure(f));
         v.extend(tenancy_figures(
             bw,

@@ -30,6 +30,10 @@ pub const MEMORY_SHARED_BELOW: f64 = 0.80;
 /// classed: the clock moved, which the clock marks own.
 pub const CLOCK_HELD: f64 = 0.95;
 
+/// An alone sample within this share of the alone samples' median work
+/// per cycle counts in the rate alone (alone samples spread 1-2 %).
+const CLEAN: f64 = 0.95;
+
 /// The quantile of the samples' work per cycle taken as the level.
 const LEVEL_QUANTILE: f64 = 0.9;
 
@@ -80,8 +84,8 @@ impl Unjudged {
 /// How a step (or one trial) had its core: flat in the step's JSON.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Tenancy {
-    /// The figure over the samples classed alone (its unit); `None` when
-    /// none was.
+    /// The figure over the samples classed alone at the alone level
+    /// (its unit); `None` when none was.
     pub alone_rate: Option<f64>,
     /// Shared samples over classed ones (0 to 1); `None` when not judged.
     pub shared_fraction: Option<f64>,
@@ -254,6 +258,8 @@ pub struct Level {
     pub shared_below: f64,
     /// The alone samples' median clock, MHz.
     pub mhz: f64,
+    /// The alone samples' median work per cycle.
+    pub alone_per_cycle: f64,
 }
 
 /// The value of rank ⌈q·n⌉ (nearest rank) of `v`, which must not be empty.
@@ -304,17 +310,18 @@ pub fn level(
             (quantile(&mut p, LEVEL_QUANTILE), LevelFrom::BestSamples)
         }
     };
-    let alone: Vec<f64> = read
+    let alone: Vec<&(f64, f64)> = read
         .iter()
         .filter(|r| r.0 >= shared_below * per_cycle)
-        .map(|r| r.1)
         .collect();
-    let mhz = median(alone).or_else(|| median(read.iter().map(|r| r.1).collect()));
+    let mhz = median(alone.iter().map(|r| r.1).collect())
+        .or_else(|| median(read.iter().map(|r| r.1).collect()));
     Ok(Level {
         per_cycle,
         from,
         shared_below,
         mhz: mhz.unwrap_or(0.0),
+        alone_per_cycle: median(alone.iter().map(|r| r.0).collect()).unwrap_or(per_cycle),
     })
 }
 
@@ -342,8 +349,14 @@ pub fn classify(rates: &[f64], core: &CoreSamples, level: &Level) -> Tenancy {
         classes.push(class);
     }
     let classed = alone.len() + shared.len();
-    let alone_rate =
-        (!alone.is_empty()).then(|| alone.iter().map(|a| a.0).sum::<f64>() / alone.len() as f64);
+    // The rate alone: of the samples at the alone samples' own level, not
+    // those partly shared at the edge of a shared spell.
+    let clean: Vec<f64> = alone
+        .iter()
+        .filter(|a| a.1 >= CLEAN * level.alone_per_cycle)
+        .map(|a| a.0)
+        .collect();
+    let alone_rate = (!clean.is_empty()).then(|| clean.iter().sum::<f64>() / clean.len() as f64);
     let loss = median(alone.iter().map(|a| a.1).collect())
         .zip(median(shared.clone()))
         .map(|(a, s)| 100.0 * (1.0 - s / a));
