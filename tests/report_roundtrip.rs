@@ -735,6 +735,14 @@ fn marks(rng: &mut Rng) -> Vec<Mark> {
                 MarkKind::Drift => Mark::Drift {
                     percent: rng.below(120) as f64 - 60.0,
                 },
+                MarkKind::Zeros => Mark::Zeros {
+                    percent: (50 + rng.below(51)) as f64,
+                },
+                MarkKind::Burst => Mark::Burst {
+                    before: (1000 + rng.below(100_000)) as f64,
+                    seconds: (10 + rng.below(100)) as f64,
+                    after: (1 + rng.below(900)) as f64,
+                },
             },
         )
         .collect()

@@ -27,7 +27,7 @@ use std::path::PathBuf;
 
 pub use blockstat::DeviceDelta;
 pub use engine::SETTLE;
-pub use line::{Direction, LineResult};
+pub use line::{Direction, LineResult, ReadCheck};
 pub use workspace::{preflight, prepare, Preflight, Workspace};
 
 use crate::sysroot::Sysroot;

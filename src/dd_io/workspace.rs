@@ -9,7 +9,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::blockstat::DeviceDelta;
 use super::buffer::AlignedBuf;
-use super::engine::{run_jobs, JobPlan, SETTLE};
+use super::engine::{run_jobs, Check, JobPlan, SETTLE};
 use super::histogram::Histogram;
 use super::region::{
     file_size_bound, job_region, read_segments, written_by_job, Cursor, ExtentSet, SizeRefusal,
@@ -17,8 +17,8 @@ use super::region::{
 };
 use super::tempfile::{self, TempFile};
 use super::{
-    check_target, small_region, Advisory, Direction, IoConfig, IoSkip, LineResult, SettleOnDrop,
-    TargetPolicy,
+    check_target, small_region, Advisory, Direction, IoConfig, IoSkip, LineResult, ReadCheck,
+    SettleOnDrop, TargetPolicy,
 };
 use crate::blockdev::{self, BlockStat};
 use crate::stats::rng::SplitMix64;
@@ -103,6 +103,34 @@ fn probe(fd: i32, align_bytes: u64, len_bytes: u64) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The environment variable of the test-only corruption seam (debug
+/// builds): `QUICKBENCH_TEST_CORRUPT=OFFSET` overwrites the 4 KiB at
+/// OFFSET (rounded down to 4 KiB) with other data before each read line,
+/// as a failing device would, so that the tests see the reads catch it.
+pub const TEST_CORRUPT_ENV: &str = "QUICKBENCH_TEST_CORRUPT";
+
+/// Applies [`TEST_CORRUPT_ENV`] through `fd`; a release binary never does.
+fn corrupt_for_tests(fd: i32, align_bytes: u64) {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let Some(offset) = std::env::var(TEST_CORRUPT_ENV)
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    else {
+        return;
+    };
+    let len = super::buffer::STAMP_UNIT_BYTES;
+    let Some(mut b) = AlignedBuf::new(len, align_bytes as usize) else {
+        return;
+    };
+    b.as_mut_slice().fill(0xa5);
+    let at = offset - offset % len as u64;
+    // SAFETY: the buffer is valid for its length.
+    let _ = unsafe { libc::pwrite(fd, b.as_mut_ptr() as *const libc::c_void, len, at as i64) };
+    let _ = tempfile::fdatasync(fd);
 }
 
 /// What the storage sections can know before the temporary file exists.
@@ -355,9 +383,14 @@ impl Workspace {
         };
         let fd = self.file.fd.as_raw_fd();
         let write = direction == Direction::Write;
+        if !write {
+            corrupt_for_tests(fd, self.align_bytes);
+        }
+        let check = if write { Check::Nothing } else { Check::Stamps };
         let (before, outcomes, samples) = match run_jobs(
             fd,
             write,
+            check,
             plans,
             bs as usize,
             self.nonce,
@@ -374,6 +407,13 @@ impl Workspace {
             }
         };
         res.samples = samples;
+        if !write {
+            res.read_check = Some(ReadCheck {
+                blocks: outcomes.iter().map(|o| o.chunks_read).sum(),
+                zero_blocks: outcomes.iter().map(|o| o.zero_chunks).sum(),
+                verified: check == Check::Stamps,
+            });
+        }
         let mut hist = Histogram::new();
         let start = outcomes
             .iter()
@@ -392,6 +432,13 @@ impl Workspace {
                 if let Some(s) = written_by_job(*region, bs, o.ios) {
                     self.written.insert(s);
                 }
+            }
+            if let (None, Some(m)) = (res.end.error(), o.mismatch) {
+                let error = format!(
+                    "{}: {m}: the storage returns wrong data; check dmesg and the device's health",
+                    self.dir.display()
+                );
+                res.end.stop(error, None);
             }
             if let (None, Some(e)) = (res.end.error(), o.error) {
                 let what = if write { "write" } else { "read" };

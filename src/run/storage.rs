@@ -197,8 +197,11 @@ impl<'a> Run<'a> {
         self.note_quota(Some(&load));
         load.io = other_io(&OurIo::of_line(&figure), &deltas);
         let reach = layout.map(|layout| reach::judge_line(&figure, layout));
+        let mut marks = mark::marks(Step::Storage, Some(&load), reach.as_ref());
+        marks.extend(figure.read_check.as_ref().and_then(mark::Mark::zeros));
+        marks.extend(mark::Mark::burst(&figure.samples));
         let line = IoTrial {
-            marks: mark::marks(Step::Storage, Some(&load), reach.as_ref()),
+            marks,
             marks_in_trials: Vec::new(),
             conditions: LineConditions {
                 load: Some(load),
