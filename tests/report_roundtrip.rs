@@ -252,6 +252,11 @@ fn model(rng: &mut Rng) -> Report {
                 device: Some(device),
                 direct_io: rng.coin(),
                 remote: rng.coin(),
+                raw: match rng.below(3) {
+                    0 => Some(quickbench::model::RawAccess::ReadOnly),
+                    1 => Some(quickbench::model::RawAccess::Write),
+                    _ => None,
+                },
             });
             for bs in BlockSize::ALL {
                 for dir in [Direction::Write, Direction::Read] {

@@ -114,7 +114,7 @@ pub const BURST_DROP_PERCENT: f64 = 25.0;
 /// for a 3x drop under 3 % noise).
 pub const BURST_FIT_RATIO: f64 = 0.5;
 
-/// ... and when each level lasts at least this many samples and a tenth
+/// ... and when each level lasts at least this many samples and a fifth
 /// of the line, so that one slow sub-interval at the end is no burst.
 pub const BURST_MIN_SAMPLES: usize = 3;
 
@@ -762,7 +762,7 @@ impl Mark {
     pub fn burst(samples: &crate::samples::Samples) -> Option<Mark> {
         let interval_s = samples.sample_interval_ns? as f64 / 1e9;
         let rates = &samples.samples;
-        let min_len = BURST_MIN_SAMPLES.max(rates.len() / 10);
+        let min_len = BURST_MIN_SAMPLES.max(rates.len() / 5);
         let c = crate::stats::change::best_split(rates, min_len)?;
         let drop = 100.0 * (1.0 - c.after / c.before);
         let marked = c.before > 0.0 && drop >= BURST_DROP_PERCENT && c.fit_ratio <= BURST_FIT_RATIO;

@@ -44,9 +44,12 @@ pub struct Workspace {
     advisories: Vec<Advisory>,
     /// ext4 `data=journal`: O_DIRECT goes through the journal.
     journaled: bool,
+    /// A raw device opened read-only: only read lines run, and they
+    /// read whatever it holds (counting zeros, no stamps to check).
+    read_only: bool,
     /// Dropped after the file (fields drop in order): gives the freed
-    /// space time to come back.
-    _settle: SettleOnDrop,
+    /// space time to come back (none for a raw device).
+    _settle: Option<SettleOnDrop>,
 }
 
 fn skip(reason: String) -> IoSkip {
@@ -183,6 +186,9 @@ pub fn preflight(cfg: &IoConfig) -> Result<Preflight, IoSkip> {
 
 /// Opens the workspace in `cfg.dir`, or says why the sections are skipped.
 pub fn prepare(cfg: &IoConfig) -> Result<Workspace, IoSkip> {
+    if let Some(dev) = &cfg.device {
+        return prepare_device(cfg, dev);
+    }
     let dir = &cfg.dir;
     // Before the file exists: the free space to come back to.
     let settle = SettleOnDrop::new(dir);
@@ -260,7 +266,70 @@ pub fn prepare(cfg: &IoConfig) -> Result<Workspace, IoSkip> {
         stat_devs: cfg.stat_dev.iter().cloned().collect(),
         advisories,
         journaled: policy.journaled,
-        _settle: settle,
+        read_only: false,
+        _settle: Some(settle),
+    })
+}
+
+/// Opens the raw device of `cfg.device` (O_DIRECT; read-only unless
+/// writing was consented to); its whole size, rounded down to 16 MiB, is
+/// split among the jobs.
+fn prepare_device(cfg: &IoConfig, dev: &super::RawDevice) -> Result<Workspace, IoSkip> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let p = &dev.path;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(dev.write)
+        .custom_flags(libc::O_DIRECT)
+        .open(p)
+        .map_err(|e| {
+            let hint = match e.raw_os_error() {
+                Some(libc::EROFS) => "the device is read-only (blockdev --setrw clears that)",
+                Some(libc::EACCES) | Some(libc::EPERM) => "run as root to open a block device",
+                Some(libc::EBUSY) => "another program holds it exclusively",
+                _ => "check the device's health (dmesg)",
+            };
+            skip(format!("{}: cannot open: {e}: {hint}", p.display()))
+        })?;
+    let fd = file.as_raw_fd();
+    // SAFETY: lseek on a descriptor we own.
+    let end = unsafe { libc::lseek(fd, 0, libc::SEEK_END) };
+    if end < 0 {
+        return Err(os_reason(
+            p,
+            "cannot find its size",
+            &std::io::Error::last_os_error(),
+        ));
+    }
+    let size = end as u64 - end as u64 % super::region::SIZE_GRANULE_BYTES;
+    if size == 0 {
+        return Err(skip(format!(
+            "{}: {} bytes, below the 16 MiB the storage lines need: use a larger device",
+            p.display(),
+            end
+        )));
+    }
+    let lbs = logical_block_size(&cfg.sysroot, &dev.name).unwrap_or(512);
+    let page = tempfile::page_size_bytes();
+    Ok(Workspace {
+        file: TempFile {
+            fd: file.into(),
+            anonymous: false,
+        },
+        dir: p.clone(),
+        file_size_bytes: size,
+        direct_io: true,
+        memory_fs: None,
+        align_bytes: page.max(lbs).next_power_of_two(),
+        offset_align_bytes: lbs.max(512),
+        written: ExtentSet::new(),
+        nonce: make_nonce(),
+        sysroot: cfg.sysroot.clone(),
+        stat_devs: vec![dev.name.clone()],
+        advisories: Vec::new(),
+        journaled: false,
+        read_only: !dev.write,
+        _settle: None,
     })
 }
 
@@ -344,7 +413,12 @@ impl Workspace {
                 )
             })?;
             let segments = match direction {
+                Direction::Write if self.read_only => {
+                    return Err("opened read-only: writing it needs --destroy".into())
+                }
                 Direction::Write => vec![region],
+                // the device as it is: each job reads its own region
+                Direction::Read if self.read_only => vec![region],
                 Direction::Read => {
                     read_segments(&self.written, self.file_size_bytes, region, bs, j)
                 }
@@ -386,7 +460,11 @@ impl Workspace {
         if !write {
             corrupt_for_tests(fd, self.align_bytes);
         }
-        let check = if write { Check::Nothing } else { Check::Stamps };
+        let check = match (write, self.read_only) {
+            (true, _) => Check::Nothing,
+            (false, true) => Check::Zeros,
+            (false, false) => Check::Stamps,
+        };
         let (before, outcomes, samples) = match run_jobs(
             fd,
             write,

@@ -22,7 +22,9 @@ pub use crate::model::forms::cpuinfo::render as cpu_info_lines;
 pub use crate::model::forms::stack::{
     notes_line, render as stack_lines, NOTES_LABEL, NOTES_SEPARATOR,
 };
-use crate::model::{BlockSize, IoSetup, Original, Plan, Report, Section, ORIGINAL_VERSION};
+use crate::model::{
+    BlockSize, IoSetup, Original, Plan, RawAccess, Report, Section, ORIGINAL_VERSION,
+};
 use crate::plan::{human_bytes, human_duration};
 use crate::progress::Progress;
 use crate::sections;
@@ -187,7 +189,14 @@ fn body(r: &Report, item: Item) -> Vec<String> {
             "Skipped: {}",
             r.storage_bandwidth_skipped.as_deref().unwrap_or_default()
         )],
-        Item::BandwidthTitle(_) => Vec::new(),
+        Item::BandwidthTitle(_) => match &r.storage_io {
+            Some(IoSetup {
+                raw: Some(RawAccess::ReadOnly),
+                device: Some(d),
+                ..
+            }) => vec![writes_not_run_line(d)],
+            _ => Vec::new(),
+        },
         Item::BandwidthLine(i) => {
             let l = &r.storage_bandwidth[i];
             vec![marked_in(io_line(l), &l.marks, &l.marks_in_trials)]
@@ -512,7 +521,29 @@ pub fn bandwidth_title(setup: Option<&IoSetup>, bs: BlockSize) -> String {
     if !s.direct_io {
         what.push_str(BUFFERED_NOTE);
     }
+    match s.raw {
+        Some(RawAccess::ReadOnly) => what.push_str(RAW_READ_ONLY_NOTE),
+        Some(RawAccess::Write) => what.push_str(RAW_NOTE),
+        None => {}
+    }
     format!("Storage bandwidth - {label} blocks ({what})")
+}
+
+/// What a title adds when a raw device was written and read.
+pub const RAW_NOTE: &str = ", raw";
+/// ... and when it was only read.
+pub const RAW_READ_ONLY_NOTE: &str = ", raw, read only";
+/// How the line that stands for the write lines of a device read only
+/// starts.
+pub const WRITES_NOT_RUN: &str = "Writes: not run";
+
+/// The line under a raw device's title when it was only read: why the
+/// write lines did not run and what would run them.
+pub fn writes_not_run_line(device: &str) -> String {
+    format!(
+        "{WRITES_NOT_RUN}: the device is opened read only; --destroy /dev/{device} would run \
+         them, destroying its data"
+    )
 }
 
 /// What a title adds when a memory-backed filesystem is measured.

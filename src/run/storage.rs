@@ -7,7 +7,7 @@ use crate::conditions::io::{other_io, OurIo};
 use crate::conditions::{mark, reach, LineConditions, Step};
 use crate::dd_io::{self, Direction, IoConfig};
 use crate::model::trials::{LineKey, StorageRounds};
-use crate::model::{BlockSize, IoSetup, IoTrial};
+use crate::model::{BlockSize, IoSetup, IoTrial, RawAccess};
 use crate::sink::Item;
 
 use super::rounds::Rounds;
@@ -19,7 +19,13 @@ impl<'a> Run<'a> {
     /// stack, the bandwidth titles and the plan).
     pub(super) fn target(&mut self) -> Option<Target> {
         if self.target.is_none() {
-            let t = match blockdev::resolve_dir(&self.sys, &self.cfg.dir) {
+            let resolved = match &self.cfg.device {
+                Some(dev) => blockdev::raw::device_name(&self.sys, &dev.path)
+                    .map(|name| blockdev::device_target(&self.sys, &name, &dev.path))
+                    .map_err(anyhow::Error::msg),
+                None => blockdev::resolve_dir(&self.sys, &self.cfg.dir),
+            };
+            let t = match resolved {
                 Ok(t) => Some(t),
                 Err(e) => {
                     self.console.warn(&format!("storage: {e:#}"));
@@ -69,7 +75,18 @@ impl<'a> Run<'a> {
             }),
             max_jobs: self.cfg.io_jobs.iter().copied().max().unwrap_or(1),
             target: target.clone(),
+            device: self.cfg.device.as_ref().and_then(|dev| {
+                Some(dd_io::RawDevice {
+                    path: dev.path.clone(),
+                    name: target.as_ref()?.members.first()?.clone(),
+                    write: dev.destroy.is_some(),
+                })
+            }),
         };
+        let raw = io_cfg.device.as_ref().map(|d| match d.write {
+            true => RawAccess::Write,
+            false => RawAccess::ReadOnly,
+        });
         let mut ws = match self.measure.open_storage(&io_cfg) {
             Ok(ws) => ws,
             Err(skip) => {
@@ -102,12 +119,18 @@ impl<'a> Run<'a> {
             device: Some(target.map_or_else(|| "unknown device".into(), |t| t.display)),
             memory_fs,
             direct_io,
+            raw,
         });
         let mut errors = 0;
         let blocks = BlockSize::ALL
             .into_iter()
             .filter(|b| self.cfg.io_blocks.contains(b));
-        let lines: Vec<LineKey> = [Direction::Write, Direction::Read]
+        // A device read only: its read lines alone.
+        let directions = match raw {
+            Some(RawAccess::ReadOnly) => vec![Direction::Read],
+            _ => vec![Direction::Write, Direction::Read],
+        };
+        let lines: Vec<LineKey> = directions
             .into_iter()
             .flat_map(|direction| {
                 self.cfg
