@@ -241,7 +241,8 @@ section("change point: least-squares single split of log(1 + rate), against a st
 
 
 def change_point(x, m):
-    y = np.log1p(np.asarray(x, float))
+    x = np.asarray(x, float)
+    y = np.log(np.maximum(x, np.median(x) / 10))
     n = len(y)
     cost = [((y[:k] - y[:k].mean()) ** 2).sum() + ((y[k:] - y[k:].mean()) ** 2).sum() for k in range(m, n - m + 1)]
     k = m + int(np.argmin(cost))
