@@ -515,3 +515,56 @@ fn md_raid1_names_the_array_and_its_level() {
         ]
     );
 }
+
+#[test]
+fn a_raw_device_in_use_is_refused_with_what_uses_it() {
+    use quickbench::blockdev::raw::in_use;
+    let fx = Fx::new();
+    lvm_luks_md(&fx);
+    fx.mountinfo(&[
+        "20 1 253:1 / / rw,relatime - xfs /dev/mapper/vg0-root rw",
+        "21 20 8:33 / /data rw,relatime - ext4 /dev/sdc1 rw",
+    ]);
+    fx.sata("sdc", 2, 8, 32, TB4, "WDC WD40EFRX-68N");
+    fx.part("sdc", "sdc1", 8, 33, TB4 - 4096, 1);
+    fx.sata("sdd", 3, 8, 48, TB4, "WDC WD40EFRX-68N");
+    fx.part("sdd", "sdd2", 8, 50, TB4 - 4096, 2);
+    fx.sata("sde", 4, 8, 64, TB4, "WDC WD40EFRX-68N");
+    fx.file(
+        "/proc/swaps",
+        "Filename\tType\tSize\tUsed\tPriority\n/dev/sdd2 partition\t8388604\t0\t-2\n",
+    );
+    let sys = fx.sys();
+    let why = |name: &str| in_use(&sys, name, &Path::new("/dev").join(name));
+    let cases = [
+        ("sda", "sda1 holds the raid1 array md0"),
+        ("md0", "md0 holds the dm-crypt volume dm-0 (cryptmd)"),
+        ("dm-0", "dm-0 holds the LVM volume dm-1 (vg0-root)"),
+        ("dm-1", "dm-1 is mounted on /: unmount it"),
+        ("sdc", "sdc1 is mounted on /data: unmount it (umount /data)"),
+        (
+            "sdd",
+            "sdd2 is active swap: turn it off (swapoff /dev/sdd2)",
+        ),
+    ];
+    for (name, want) in cases {
+        let got = why(name).unwrap_or_default();
+        assert!(got.contains(want), "{name}: {got}");
+        assert!(
+            got.starts_with(&format!("--destroy /dev/{name}: ")),
+            "{got}"
+        );
+    }
+    assert_eq!(why("sde"), None, "a disk nothing uses");
+    // through the command line: exit 2, before anything is measured
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_quickbench"))
+        .arg("--sysroot")
+        .arg(fx.tmp.path())
+        .args(["--device", "/dev/sda", "--destroy", "/dev/sda"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("sda1 holds the raid1 array md0"), "{err}");
+}
