@@ -320,6 +320,11 @@ fn destroy_is_refused_on_a_device_in_use_or_holding_data() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(0), "blank again: accepted");
+    let plan = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        plan.contains(&format!("Device    : {}, raw: written", g.dev)),
+        "{plan}"
+    );
 }
 
 #[test]

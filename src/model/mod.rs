@@ -483,6 +483,9 @@ pub struct Plan {
     /// trials (`estimated_run_s` without the budget), seconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget_min_s: Option<f64>,
+    /// A raw device would be measured (`--device`), `dir` naming it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raw: Option<RawAccess>,
 }
 
 /// A section that could not run, and why (the exit status is 1 when there

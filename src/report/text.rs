@@ -647,13 +647,25 @@ pub fn plan_lines(p: &Plan, r: &Report) -> Vec<String> {
         v.extend(budget_line(p));
         return v;
     }
-    v.push(format!("Directory : {}", p.dir));
-    v.push(format!(
-        "Mount     : {} ({}, {})",
-        p.mount_point.clone().unwrap_or_else(unknown),
-        p.fs_type.clone().unwrap_or_else(unknown),
-        p.source.clone().unwrap_or_else(unknown)
-    ));
+    match p.raw {
+        Some(RawAccess::ReadOnly) => v.push(format!(
+            "Device    : {}, raw, read only: the read lines only, nothing written",
+            p.dir
+        )),
+        Some(RawAccess::Write) => v.push(format!(
+            "Device    : {}, raw: written (destroying its data), then read back",
+            p.dir
+        )),
+        None => {
+            v.push(format!("Directory : {}", p.dir));
+            v.push(format!(
+                "Mount     : {} ({}, {})",
+                p.mount_point.clone().unwrap_or_else(unknown),
+                p.fs_type.clone().unwrap_or_else(unknown),
+                p.source.clone().unwrap_or_else(unknown)
+            ));
+        }
+    }
     v.push(format!(
         "Device(s) : {}",
         p.devices_display.clone().unwrap_or_else(unknown)
@@ -662,6 +674,7 @@ pub fn plan_lines(p: &Plan, r: &Report) -> Vec<String> {
         v.push(notes_line(&p.notes));
     }
     v.push(match (p.file_bytes_max, p.free_bytes, &p.skip_reason) {
+        _ if p.raw.is_some() => "File      : none: the device itself, all of it split among the jobs".into(),
         (_, _, Some(why)) => {
             format!("File      : none: {why} (storage bandwidth would be skipped)")
         }
