@@ -449,7 +449,9 @@ impl Gate {
 /// Runs all jobs together (one thread each) and returns what `at_start`
 /// returned, the jobs' outcomes in job order and the line's samples (IO/s
 /// of all jobs per sub-interval, when sampling is on); `Err` when a thread
-/// could not be created (no I/O was done). The jobs rest for `settle`
+/// could not be created (no I/O was done). Read jobs check each block
+/// read as `check` says (a mismatch stops the job, [`JobOutcome::mismatch`]).
+/// The jobs rest for `settle`
 /// (see [`SETTLE`]), then `at_start` runs (to sample counters as close to
 /// the start as possible), then the gate opens. A single job runs in the
 /// calling thread (no thread to create). A watch thread wakes every

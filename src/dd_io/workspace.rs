@@ -44,6 +44,8 @@ pub struct Workspace {
     advisories: Vec<Advisory>,
     /// ext4 `data=journal`: O_DIRECT goes through the journal.
     journaled: bool,
+    /// A raw block device (`dir` is its node), not a temporary file.
+    raw: bool,
     /// A raw device opened read-only: only read lines run, and they
     /// read whatever it holds (counting zeros, no stamps to check).
     read_only: bool,
@@ -266,6 +268,7 @@ pub fn prepare(cfg: &IoConfig) -> Result<Workspace, IoSkip> {
         stat_devs: cfg.stat_dev.iter().cloned().collect(),
         advisories,
         journaled: policy.journaled,
+        raw: false,
         read_only: false,
         _settle: Some(settle),
     })
@@ -328,6 +331,7 @@ fn prepare_device(cfg: &IoConfig, dev: &super::RawDevice) -> Result<Workspace, I
         stat_devs: vec![dev.name.clone()],
         advisories: Vec::new(),
         journaled: false,
+        raw: true,
         read_only: !dev.write,
         _settle: None,
     })
@@ -512,8 +516,13 @@ impl Workspace {
                 }
             }
             if let (None, Some(m)) = (res.end.error(), o.mismatch) {
+                let file = if self.raw {
+                    ""
+                } else {
+                    " (the temporary file)"
+                };
                 let error = format!(
-                    "{}: {m}: the storage returns wrong data; check dmesg and the device's health",
+                    "{}{file}: {m}: the storage returns wrong data; check dmesg and the device's health",
                     self.dir.display()
                 );
                 res.end.stop(error, None);
