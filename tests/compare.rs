@@ -1321,3 +1321,39 @@ fn reports_read_for_a_comparison_drop_their_sections_and_compare_alike() {
     }
     assert_eq!(render_json(&compare(&slim)), render_json(&compare(&whole)));
 }
+
+/// compare shows the storage marks of `--device` runs (zeros) and of a
+/// volume that throttled (burst) under their figures, as the others.
+#[test]
+fn zeros_and_burst_marks_are_shown_under_their_lines() {
+    let d = tempfile::tempdir().unwrap();
+    let golden = include_str!("golden/whole-report-lvm-luks-md-repeat3.txt")
+        .replace("<date>", "2026-12-07 16:00 UTC");
+    let a = d.path().join("a.txt");
+    let b = d.path().join("b.txt");
+    fs::write(&a, &golden).unwrap();
+    let zeros = "zeros: 97 % of blocks read were never written or discarded; \
+                 the device may answer them without reading its media";
+    let burst = "burst: 3,010 IO/s for 12 s, then 1,000 IO/s";
+    let marked = golden
+        .replacen(
+            "Reads  ( 1 thread[s]):    103 MB/s   25250 IO/s      39 µs avg. lat.\n",
+            &format!(
+                "Reads  ( 1 thread[s]):    103 MB/s   25250 IO/s      39 µs avg. lat. ({zeros})\n"
+            ),
+            1,
+        )
+        .replacen(
+            "Writes ( 4 thread[s]):    413 MB/s  101000 IO/s      39 µs avg. lat.\n",
+            &format!(
+                "Writes ( 4 thread[s]):    413 MB/s  101000 IO/s      39 µs avg. lat. ({burst})\n"
+            ),
+            1,
+        );
+    assert_ne!(marked, golden);
+    fs::write(&b, marked).unwrap();
+    let t = compare_text(&[&a, &b], &[("NO_COLOR", "1"), ("COLUMNS", "400")]);
+    let flat = t.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("marked: B zeros: 97 %"), "{t}");
+    assert!(flat.contains(&format!("marked: B {burst}")), "{t}");
+}
