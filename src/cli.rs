@@ -38,6 +38,9 @@ pub struct Config {
     pub sysroot: Option<PathBuf>,
     /// Upper bound of the temporary file, in bytes.
     pub max_size_bytes: u64,
+    /// A raw block device whose storage lines run instead of a file's
+    /// (`--device`, `--destroy`).
+    pub device: Option<Box<DeviceChoice>>,
     /// One JSON document instead of the text report.
     pub json: bool,
     /// Extra sections after the standard report.
@@ -66,6 +69,16 @@ pub struct Config {
     /// Also write the Prometheus textfile to this file at the end of the
     /// run (atomically), for node_exporter's textfile collector.
     pub prometheus: Option<PathBuf>,
+}
+
+/// The raw device of `--device`, and whether `--destroy` consents to
+/// writing it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceChoice {
+    /// The device node, as given.
+    pub path: PathBuf,
+    /// `--destroy`'s device (which must be the same one), when given.
+    pub destroy: Option<PathBuf>,
 }
 
 impl Config {
@@ -116,6 +129,14 @@ struct Args {
     /// Upper bound of the temporary file (e.g. 512M, 4G; default 4G)
     #[arg(long, value_name = "SIZE", value_parser = parse_size, value_hint = ValueHint::Other)]
     max_size: Option<u64>,
+
+    /// Measure the block device DEV itself (a disk or a partition), read only: the read lines only
+    #[arg(long, value_name = "DEV", value_hint = ValueHint::FilePath, conflicts_with = "dir")]
+    device: Option<PathBuf>,
+
+    /// Also write DEV (the --device), destroying its data; refused if it is in use or holds data
+    #[arg(long, value_name = "DEV", value_hint = ValueHint::FilePath, requires = "device")]
+    destroy: Option<PathBuf>,
 
     /// One JSON document on stdout instead of the text report
     #[arg(long)]
@@ -592,12 +613,22 @@ where
 /// bandwidth sections may write in when they will. A mistake there would
 /// otherwise show only after minutes of CPU and memory steps.
 fn checked(cfg: Config) -> Result<Config, Usage> {
+    let bad = |why: String| HelpFor::Run.bad(&why);
+    if let Some(dev) = &cfg.device {
+        // Before anything is measured: a device that is not one, or one
+        // that may not be written.
+        let sys = match &cfg.sysroot {
+            Some(root) => crate::sysroot::Sysroot::new(root),
+            None => crate::sysroot::Sysroot::live(),
+        };
+        crate::blockdev::raw::check(&sys, &dev.path, dev.destroy.as_deref()).map_err(bad)?;
+        return Ok(cfg);
+    }
     if cfg.sysroot.is_some() {
         // The directory is a path inside the dump, never opened.
         return Ok(cfg);
     }
     let writes = cfg.runs(Section::Io) && !cfg.dry_run;
-    let bad = |why: String| HelpFor::Run.bad(&why);
     check_dir(&cfg.dir, false).map_err(bad)?;
     if writes {
         // What would skip the storage sections after minutes of CPU and
@@ -673,6 +704,12 @@ fn config(a: Args) -> Config {
         dry_run,
         sysroot: a.sysroot,
         max_size_bytes: a.max_size.unwrap_or(DEFAULT_MAX_SIZE_BYTES),
+        device: a.device.map(|path| {
+            Box::new(DeviceChoice {
+                path,
+                destroy: a.destroy,
+            })
+        }),
         json: a.json,
         extended: a.extended,
         quiet: a.quiet,

@@ -511,7 +511,9 @@ fn exit_status(r: &mut Roff) {
              is measured: an unknown option, a --dir that is no directory (or, when the \
              storage bandwidth runs, one it cannot use: read-only, full, not writable, a \
              pseudo-filesystem), a --text-out file that cannot be created, a \
-             --prometheus path that cannot be written. For compare, also an --html file \
+             --prometheus path that cannot be written, a --device that is no block \
+             device, a --destroy naming another device or one that is in use or holds \
+             data (the line names what was found and how to clear it). For compare, also an --html file \
              that cannot be opened; for compare and export, an input that cannot be \
              read (the message names the file and line); for export, two reports of \
              one host.",
@@ -574,6 +576,14 @@ fn environment_and_files(r: &mut Roff) {
          (O_TMPFILE) or unlinked at once, at most --max-size and half the free \
          space, and gone on every exit, even SIGKILL.",
     );
+    item(
+        r,
+        vec![italic("DEV")],
+        "With --device DEV the storage sections read the block device itself, opened \
+         read-only; with --destroy DEV as well they write it first, destroying its data \
+         (refused when it is mounted, active swap, holds another device, or carries a \
+         filesystem, partition table, LVM, md, LUKS, ZFS or swap signature).",
+    );
 }
 
 /// EXAMPLES and SEE ALSO.
@@ -595,6 +605,10 @@ fn examples_and_see_also(r: &mut Roff) {
         (
             "quickbench --dry-run -d /srv",
             "The information sections and the storage plan for /srv; nothing is measured or written.",
+        ),
+        (
+            "quickbench 10 --only storage,io --device /dev/sdb",
+            "On a rescue system: the raw disk's read lines, nothing written; --destroy /dev/sdb also writes it.",
         ),
         (
             "quickbench 5 --only cpu,memory",

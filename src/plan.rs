@@ -32,6 +32,9 @@ pub struct PlanInput {
     pub repeat: u32,
     /// The whole run's time budget (`--budget`).
     pub budget: Option<Duration>,
+    /// A raw device to measure (`--device`), and whether it would be
+    /// written (`--destroy`).
+    pub device: Option<(PathBuf, bool)>,
 }
 
 impl PlanInput {
@@ -138,8 +141,13 @@ fn added_steps(cfg: &PlanInput) -> u32 {
 /// Number of storage bandwidth lines: 4k and 1M, writes then reads, each
 /// with every job count.
 fn io_lines(cfg: &PlanInput) -> u32 {
+    // a device read only: its read lines alone
+    let directions = match cfg.device {
+        Some((_, false)) => 1,
+        _ => 2,
+    };
     if cfg.runs(Section::Io) {
-        cfg.io_blocks.len() as u32 * 2 * cfg.io_jobs.len() as u32
+        cfg.io_blocks.len() as u32 * directions * cfg.io_jobs.len() as u32
     } else {
         0
     }
@@ -162,7 +170,15 @@ pub fn build(
     dir: &str,
 ) -> Plan {
     let live = sys.is_live();
-    let free = if live { free_bytes(&cfg.dir) } else { None };
+    let raw = cfg.device.as_ref().map(|(_, write)| match write {
+        true => crate::model::RawAccess::Write,
+        false => crate::model::RawAccess::ReadOnly,
+    });
+    let free = if live && raw.is_none() {
+        free_bytes(&cfg.dir)
+    } else {
+        None
+    };
     let est = estimate(cfg, cpu_steps);
     let repeated = cfg.repeat > 1;
     let dram = (cfg.extended && cfg.runs(Section::Memory))
@@ -191,6 +207,7 @@ pub fn build(
         _ => None,
     };
     let direct_io = match target {
+        _ if raw.is_some() => "yes: the device itself, in its logical block size".into(),
         Some(t) if t.kind == TargetKind::Overlay => format!(
             "{} (overlay: depends on the upper filesystem)",
             direct_io_expectation("overlay", kernel_release)
@@ -198,8 +215,13 @@ pub fn build(
         Some(t) => direct_io_expectation(&t.fs_type, kernel_release),
         None => "unknown".into(),
     };
+    let dir = match &cfg.device {
+        Some((path, _)) => path.display().to_string(),
+        None => dir.to_string(),
+    };
     Plan {
-        dir: dir.to_string(),
+        raw,
+        dir,
         mount_point: target.map(|t| t.mount_point.clone()),
         fs_type: target.map(|t| t.fs_type.clone()),
         source: target.map(|t| t.source.clone()),
@@ -300,6 +322,7 @@ mod tests {
             max_size_bytes: 4 << 30,
             repeat: 1,
             budget: None,
+            device: None,
         }
     }
 

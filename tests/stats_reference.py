@@ -236,3 +236,20 @@ for CV in [0.03, 0.0]:
     half = stats.t.ppf(0.975, df) * se
     p = min(1.0, 2 * min(stats.t.sf((est - np.log(1.05)) / se, df), stats.t.cdf((est - np.log(0.95)) / se, df)))
     print(f"cv={CV}: se={se!r} df={df!r} ratio={np.exp(est)!r} lo={np.exp(est - half)!r} hi={np.exp(est + half)!r} p={p!r}")
+
+section("change point: least-squares single split of log(1 + rate), against a straight line")
+
+
+def change_point(x, m):
+    x = np.asarray(x, float)
+    y = np.log(np.maximum(x, np.median(x) / 10))
+    n = len(y)
+    cost = [((y[:k] - y[:k].mean()) ** 2).sum() + ((y[k:] - y[k:].mean()) ** 2).sum() for k in range(m, n - m + 1)]
+    k = m + int(np.argmin(cost))
+    i = np.arange(n)
+    line = ((y - np.polyval(np.polyfit(i, y, 1), i)) ** 2).sum()
+    return k, min(cost) / line
+
+
+print("step", change_point([3010.0, 2950.0, 3080.0, 2990.0, 3020.0, 1010.0, 990.0, 1005.0, 1000.0, 985.0], 2))
+print("ramp", change_point([1000.0 - 40.0 * i for i in range(10)], 2))

@@ -355,6 +355,31 @@ fn unknown(m: &MountInfo) -> Storage {
     )
 }
 
+/// The storage of a raw device `name` at `path` (`--device`): no mount,
+/// the device and the stack under it as for a filesystem on it.
+pub fn device_target(sys: &Sysroot, name: &str, path: &Path) -> Target {
+    let st = block(sys, vec![name.to_string()]);
+    Target {
+        dir: path.to_path_buf(),
+        path: path.to_path_buf(),
+        lookup: MountLookup::DeviceNumber,
+        mount_id: 0,
+        mount_point: String::new(),
+        root: String::new(),
+        // the run line's `/dev/sdb (raw on sdb)`
+        fs_type: "raw".into(),
+        source: path.display().to_string(),
+        mount_options: String::new(),
+        super_options: String::new(),
+        kind: st.kind,
+        display: name.replace('!', "/"),
+        members: st.members,
+        devices: st.devices,
+        stacked: st.stacked,
+        notes: st.notes,
+    }
+}
+
 /// Storage on the kernel devices `names` (partitions map to their disks).
 fn block(sys: &Sysroot, mut names: Vec<String>) -> Storage {
     names.sort_by_key(|n| sysfs::devno(sys, n).map(|(a, b)| sysfs::makedev(a, b)));

@@ -92,6 +92,32 @@ pub const DRIFT_P: f64 = 0.05;
 /// trend smaller than that changes no comparison.
 pub const DRIFT_PERCENT: f64 = 5.0;
 
+/// A read line whose chunks read back were at least this share (percent)
+/// of zeros is marked `zeros`: most of what it read was never written or
+/// was discarded, which SSDs, thin volumes and sparse files answer
+/// without reading their media (a sparse-backed loop device read 1.43
+/// times faster before its blocks were written than after, benches/README.md).
+pub const ZEROS_PERCENT: f64 = 50.0;
+
+/// A storage line whose sub-interval rates step down by at least this
+/// much (percent) and stay down to its end is marked `burst`: a credit
+/// or cache running out shows as a drop of a half or more (a gp2-style
+/// volume falls from its burst to its baseline, an SSD from its write
+/// cache to its flash), while the samples of a steady line stay within
+/// about 10 % of each other, so 25 % is well outside their noise.
+pub const BURST_DROP_PERCENT: f64 = 25.0;
+
+/// ... when two levels fit the log rates this much better than a
+/// straight line at least (their squared error over the line's,
+/// [`crate::stats::change`]): a slow drift is fitted by the line about as
+/// well (a ratio near or above 1), a step leaves a small fraction (0.002
+/// for a 3x drop under 3 % noise).
+pub const BURST_FIT_RATIO: f64 = 0.5;
+
+/// ... and when each level lasts at least this many samples and a fifth
+/// of the line, so that one slow sub-interval at the end is no burst.
+pub const BURST_MIN_SAMPLES: usize = 3;
+
 /// The kinds of step the runner samples, as far as marks are concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
@@ -196,6 +222,22 @@ pub enum Mark {
         /// first half, minus 1, percent.
         percent: f64,
     },
+    /// The line's rate stepped down and stayed down, e.g. `(burst: 3,010
+    /// IO/s for 12 s, then 1,000 IO/s)`.
+    Burst {
+        /// The rate before the step, IO/s (median of its samples).
+        before: f64,
+        /// When the step came, seconds into the line.
+        seconds: f64,
+        /// The rate after the step, IO/s.
+        after: f64,
+    },
+    /// Most blocks a read line read back were zeros, e.g. `(zeros: 97 %
+    /// of blocks read were never written or discarded; ...)`.
+    Zeros {
+        /// Zero chunks over the chunks read, percent.
+        percent: f64,
+    },
 }
 
 /// A mark without its figures: what stderr explains and what the runner
@@ -224,11 +266,15 @@ pub enum MarkKind {
     Swapping,
     /// [`Mark::Drift`].
     Drift,
+    /// [`Mark::Zeros`].
+    Zeros,
+    /// [`Mark::Burst`].
+    Burst,
 }
 
 impl MarkKind {
     /// Every kind, in the order stderr explains them.
-    pub const ALL: [MarkKind; 11] = [
+    pub const ALL: [MarkKind; 13] = [
         MarkKind::Busy,
         MarkKind::Steal,
         MarkKind::Shared,
@@ -240,6 +286,8 @@ impl MarkKind {
         MarkKind::ThermalThrottled,
         MarkKind::Swapping,
         MarkKind::Drift,
+        MarkKind::Zeros,
+        MarkKind::Burst,
     ];
 
     /// The kind's name in the JSON (`kind` of a mark).
@@ -256,6 +304,8 @@ impl MarkKind {
             MarkKind::ThermalThrottled => "thermal_throttled",
             MarkKind::Swapping => "swapping",
             MarkKind::Drift => "drift",
+            MarkKind::Zeros => "zeros",
+            MarkKind::Burst => "burst",
         }
     }
 
@@ -274,6 +324,8 @@ impl MarkKind {
             MarkKind::ThermalThrottled => "thermal throttled",
             MarkKind::Swapping => "swapping",
             MarkKind::Drift => "drift",
+            MarkKind::Zeros => "zeros",
+            MarkKind::Burst => "burst",
         }
     }
 
@@ -300,7 +352,9 @@ impl MarkKind {
             | MarkKind::Clock
             | MarkKind::BelowMaxClock
             | MarkKind::ThermalThrottled
-            | MarkKind::Drift => false,
+            | MarkKind::Drift
+            | MarkKind::Zeros
+            | MarkKind::Burst => false,
         }
     }
 
@@ -316,6 +370,10 @@ impl MarkKind {
                  benchmark): wait for it to finish, then rerun; compare leaves busy figures \
                  out of its verdicts",
             ),
+            MarkKind::Zeros => Some(
+                "zeros: most blocks read held zeros, which the device may answer without reading \
+                 its media: fill it with data first (or write it with --destroy) and rerun",
+            ),
             MarkKind::Steal
             | MarkKind::Shared
             | MarkKind::Throttled
@@ -325,7 +383,8 @@ impl MarkKind {
             | MarkKind::BelowMaxClock
             | MarkKind::ThermalThrottled
             | MarkKind::Swapping
-            | MarkKind::Drift => None,
+            | MarkKind::Drift
+            | MarkKind::Burst => None,
         }
     }
 
@@ -362,6 +421,14 @@ impl MarkKind {
                 "drift (the figure moved one way across the rounds of --repeat: credits running \
                  out, a host heating up, a neighbour arriving; the median hides it)"
             }
+            MarkKind::Burst => {
+                "burst (the line's rate stepped down and stayed down: burst credits spent, an \
+                 IOPS cap, a write cache full; a longer run measures the lower rate)"
+            }
+            MarkKind::Zeros => {
+                "zeros (most blocks read were never written or discarded: the device may answer \
+                 them without reading its media, faster than it reads data)"
+            }
         }
     }
 
@@ -384,6 +451,7 @@ impl MarkKind {
             MarkKind::OtherIo | MarkKind::Cached => step == Step::Storage,
             MarkKind::Clock | MarkKind::BelowMaxClock => step == Step::Cpu,
             MarkKind::Swapping => step != Step::Cpu,
+            MarkKind::Zeros | MarkKind::Burst => step == Step::Storage,
         }
     }
 }
@@ -433,6 +501,32 @@ fn printed_name(comm: &str) -> String {
         .to_string()
 }
 
+/// A rate as the burst mark prints it: whole, in groups of three (`3,010`).
+fn grouped(rate: f64) -> String {
+    let digits = format!("{:.0}", rate.max(0.0));
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// When a burst ended, as printed: tenths below 10 s, whole seconds after.
+fn burst_seconds(s: f64) -> String {
+    if s < 10.0 {
+        format!("{s:.1}")
+    } else {
+        format!("{s:.0}")
+    }
+}
+
+/// The words after the zeros mark's share.
+const ZEROS_WORDS: &str = " % of blocks read were never written or discarded; \
+     the device may answer them without reading its media";
+
 /// Names printed after a busy mark's share: the busiest few, each once.
 pub const BUSY_NAMES: usize = 3;
 
@@ -451,6 +545,8 @@ impl Mark {
             Mark::ThermalThrottled { .. } => MarkKind::ThermalThrottled,
             Mark::Swapping { .. } => MarkKind::Swapping,
             Mark::Drift { .. } => MarkKind::Drift,
+            Mark::Zeros { .. } => MarkKind::Zeros,
+            Mark::Burst { .. } => MarkKind::Burst,
         }
     }
 
@@ -505,6 +601,17 @@ impl Mark {
                 pages_out,
             } => format!("swapping: {pages_in} pages in, {pages_out} out"),
             Mark::Drift { percent } => format!("drift {percent:+.0} %"),
+            Mark::Zeros { percent } => format!("zeros: {percent:.0}{ZEROS_WORDS}"),
+            Mark::Burst {
+                before,
+                seconds,
+                after,
+            } => format!(
+                "burst: {} IO/s for {} s, then {} IO/s",
+                grouped(*before),
+                burst_seconds(*seconds),
+                grouped(*after)
+            ),
         }
     }
 
@@ -574,6 +681,21 @@ impl Mark {
             return Some(Mark::Shared {
                 percent: number(n)?,
                 loss_percent: number(loss.strip_suffix(" % work per cycle at the same clock")?)?,
+            });
+        }
+        if let Some(r) = text.strip_prefix("burst: ") {
+            let (before, r) = r.split_once(" IO/s for ")?;
+            let (seconds, after) = r.split_once(" s, then ")?;
+            let rate = |t: &str| number(&t.replace(',', ""));
+            return Some(Mark::Burst {
+                before: rate(before)?,
+                seconds: number(seconds)?,
+                after: rate(after.strip_suffix(" IO/s")?)?,
+            });
+        }
+        if let Some(r) = text.strip_prefix("zeros: ") {
+            return Some(Mark::Zeros {
+                percent: number(r.strip_suffix(ZEROS_WORDS)?)?,
             });
         }
         if let Some(r) = text.strip_prefix("steal ") {
@@ -666,6 +788,31 @@ impl Mark {
         }
         let percent: f64 = 100.0 * (last / first - 1.0);
         (percent.abs() >= DRIFT_PERCENT && percent * own > 0.0).then_some(Mark::Drift { percent })
+    }
+
+    /// The burst mark of a storage line whose IO/s per sub-interval are
+    /// `samples`: the best single step of the series
+    /// ([`crate::stats::change`]) when it is a drop of at least
+    /// [`BURST_DROP_PERCENT`] that two levels fit [`BURST_FIT_RATIO`]
+    /// better than a line, each level [`BURST_MIN_SAMPLES`] long.
+    pub fn burst(samples: &crate::samples::Samples) -> Option<Mark> {
+        let interval_s = samples.sample_interval_ns? as f64 / 1e9;
+        let rates = &samples.samples;
+        let min_len = BURST_MIN_SAMPLES.max(rates.len() / 5);
+        let c = crate::stats::change::best_split(rates, min_len)?;
+        let drop = 100.0 * (1.0 - c.after / c.before);
+        let marked = c.before > 0.0 && drop >= BURST_DROP_PERCENT && c.fit_ratio <= BURST_FIT_RATIO;
+        marked.then_some(Mark::Burst {
+            before: c.before,
+            seconds: c.split as f64 * interval_s,
+            after: c.after,
+        })
+    }
+
+    /// The zeros mark of a read line, past [`ZEROS_PERCENT`].
+    pub fn zeros(check: &crate::dd_io::ReadCheck) -> Option<Mark> {
+        let percent = check.zero_percent()?;
+        (percent >= ZEROS_PERCENT).then_some(Mark::Zeros { percent })
     }
 
     /// The steal mark, when steal passed [`STEAL_PERCENT`] and the tick
@@ -819,7 +966,10 @@ fn percent_of(m: &Mark) -> f64 {
         | Mark::Throttled { percent }
         | Mark::OtherIo { percent, .. }
         | Mark::Cached { percent, .. }
-        | Mark::BelowMaxClock { percent } => *percent,
+        | Mark::BelowMaxClock { percent }
+        | Mark::Zeros { percent } => *percent,
+        // The larger drop: the worse trial.
+        Mark::Burst { before, after, .. } => before / after.max(f64::MIN_POSITIVE),
         // A larger drop, a larger drift: the worse trial.
         Mark::Clock { percent } => -*percent,
         Mark::Drift { percent } => percent.abs(),
@@ -906,6 +1056,12 @@ mod tests {
                 pages_out: 4000,
             },
             MarkKind::Drift => Mark::Drift { percent: -30.0 },
+            MarkKind::Zeros => Mark::Zeros { percent: 97.0 },
+            MarkKind::Burst => Mark::Burst {
+                before: 3010.0,
+                seconds: 12.0,
+                after: 1000.0,
+            },
         }
     }
 
@@ -1086,6 +1242,85 @@ mod tests {
         assert!(!Swapping.applies_to(Step::Cpu));
         assert!(Drift.applies_to(Step::Cpu) && Drift.applies_to(Step::Memory));
         assert!(!Drift.applies_to(Step::Storage));
+        assert!(Zeros.applies_to(Step::Storage) && !Zeros.applies_to(Step::Memory));
+        assert!(Burst.applies_to(Step::Storage) && !Burst.applies_to(Step::Cpu));
+    }
+
+    #[test]
+    fn a_step_down_that_stays_is_a_burst_and_steady_or_drifting_lines_are_not() {
+        use crate::samples::Samples;
+        // 50 ms samples, 3 % noise (a fixed pattern)
+        let noise = |k: usize| 1.0 + 0.03 * (((k * 7) % 11) as f64 - 5.0) / 5.0;
+        let series = |f: &dyn Fn(usize) -> f64| {
+            let rates = (0..40).map(|k| f(k) * noise(k)).collect();
+            Samples::new(rates, Some(std::time::Duration::from_millis(50)))
+        };
+        let step = series(&|k| if k < 24 { 3000.0 } else { 1000.0 });
+        let Some(Mark::Burst {
+            before,
+            seconds,
+            after,
+        }) = Mark::burst(&step)
+        else {
+            panic!("not marked: {step:?}");
+        };
+        assert!((before / 3000.0 - 1.0).abs() < 0.03, "{before}");
+        assert!((after / 1000.0 - 1.0).abs() < 0.03, "{after}");
+        assert!((seconds - 1.2).abs() < 1e-9, "{seconds}");
+        let steady = series(&|_| 3000.0);
+        assert_eq!(Mark::burst(&steady), None);
+        // a slow drift from 3000 to 1500 over the line: the drift's business
+        let drift = series(&|k| 3000.0 - 37.5 * k as f64);
+        assert_eq!(Mark::burst(&drift), None);
+        // a step up (a slow start), a small step down, the last sample alone
+        assert_eq!(
+            Mark::burst(&series(&|k| if k < 20 { 1000.0 } else { 3000.0 })),
+            None
+        );
+        assert_eq!(
+            Mark::burst(&series(&|k| if k < 20 { 3000.0 } else { 2500.0 })),
+            None
+        );
+        assert_eq!(
+            Mark::burst(&series(&|k| if k < 39 { 3000.0 } else { 100.0 })),
+            None
+        );
+        // the text
+        let m = Mark::Burst {
+            before: 3010.4,
+            seconds: 12.0,
+            after: 1000.0,
+        };
+        assert_eq!(m.text(), "burst: 3,010 IO/s for 12 s, then 1,000 IO/s");
+        let m = Mark::Burst {
+            before: 1_234_567.0,
+            seconds: 0.55,
+            after: 12.0,
+        };
+        assert_eq!(m.text(), "burst: 1,234,567 IO/s for 0.6 s, then 12 IO/s");
+        assert_eq!(Mark::parse(&m.text()).unwrap().text(), m.text());
+    }
+
+    #[test]
+    fn a_read_line_of_mostly_zeros_is_marked() {
+        use crate::dd_io::ReadCheck;
+        let check = |blocks, zero_blocks| ReadCheck {
+            blocks,
+            zero_blocks,
+            verified: false,
+        };
+        assert_eq!(Mark::zeros(&check(0, 0)), None);
+        assert_eq!(Mark::zeros(&check(100, 49)), None);
+        let m = Mark::zeros(&check(1000, 970)).unwrap();
+        assert_eq!(
+            m.text(),
+            "zeros: 97 % of blocks read were never written or discarded; \
+             the device may answer them without reading its media"
+        );
+        assert_eq!(
+            Mark::zeros(&check(2, 1)),
+            Some(Mark::Zeros { percent: 50.0 })
+        );
     }
 
     #[test]

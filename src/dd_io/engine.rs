@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use crate::samples::{Counter, RateSampler, Samples};
 
-use super::buffer::AlignedBuf;
+use super::buffer::{AlignedBuf, Mismatch};
 use super::histogram::Histogram;
 use super::region::Cursor;
 
@@ -28,6 +28,17 @@ pub struct JobPlan {
     pub cursor: Cursor,
     /// Its own aligned buffer of one block.
     pub buf: AlignedBuf,
+}
+
+/// What a read job checks in each block it reads back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    /// Nothing (writes).
+    Nothing,
+    /// The block was written by this run: each chunk must carry its stamp.
+    Stamps,
+    /// The block holds whatever was there: only count the chunks of zeros.
+    Zeros,
 }
 
 /// The error that stopped a job.
@@ -55,6 +66,12 @@ pub struct JobOutcome {
     pub cut: bool,
     /// The error that stopped it, if any.
     pub error: Option<JobError>,
+    /// The block read back that was not the one written, which stopped it.
+    pub mismatch: Option<Mismatch>,
+    /// Chunks read back (stamp units) and, of those, all zeros.
+    pub chunks_read: u64,
+    /// Chunks read back that were all zeros.
+    pub zero_chunks: u64,
 }
 
 /// Reads or writes one whole block at `offset`: retries EINTR, continues
@@ -293,6 +310,7 @@ impl Drop for StopOnDrop<'_> {
 fn run_job(
     fd: RawFd,
     write: bool,
+    check: Check,
     mut plan: JobPlan,
     block_size_bytes: usize,
     nonce: u64,
@@ -305,6 +323,10 @@ fn run_job(
     let mut bytes = 0u64;
     let mut ios = 0u64;
     let mut error = None;
+    let mut mismatch = None;
+    let mut chunks_read = 0u64;
+    let mut zero_chunks = 0u64;
+    let chunks_per_block = (block_size_bytes / super::buffer::STAMP_UNIT_BYTES).max(1) as u64;
     let mut was_cut = false;
     let go = gate.wait();
     let start = Instant::now();
@@ -317,6 +339,9 @@ fn run_job(
             end: start,
             cut: false,
             error: None,
+            mismatch: None,
+            chunks_read,
+            zero_chunks,
         };
     }
     let deadline = start + duration;
@@ -342,6 +367,21 @@ fn run_job(
                 ios += 1;
                 if let Some(c) = counter {
                     c.set(ios);
+                }
+                match check {
+                    Check::Nothing => {}
+                    Check::Stamps => {
+                        chunks_read += chunks_per_block;
+                        if let Err(m) = plan.buf.verify(off, nonce) {
+                            mismatch = Some(m);
+                            break;
+                        }
+                    }
+                    Check::Zeros => {
+                        let (all, zeros) = plan.buf.zero_chunks();
+                        chunks_read += all;
+                        zero_chunks += zeros;
+                    }
                 }
             }
             Err((errno, done)) => {
@@ -370,6 +410,9 @@ fn run_job(
         end,
         cut: was_cut,
         error,
+        mismatch,
+        chunks_read,
+        zero_chunks,
     }
 }
 
@@ -400,7 +443,9 @@ impl Gate {
 /// Runs all jobs together (one thread each) and returns what `at_start`
 /// returned, the jobs' outcomes in job order and the line's samples (IO/s
 /// of all jobs per sub-interval, when sampling is on); `Err` when a thread
-/// could not be created (no I/O was done). The jobs rest for `settle`
+/// could not be created (no I/O was done). Read jobs check each block
+/// read as `check` says (a mismatch stops the job, [`JobOutcome::mismatch`]).
+/// The jobs rest for `settle`
 /// (see [`SETTLE`]), then `at_start` runs (to sample counters as close to
 /// the start as possible), then the gate opens. A single job runs in the
 /// calling thread (no thread to create). A watch thread wakes every
@@ -410,6 +455,7 @@ impl Gate {
 pub fn run_jobs<T>(
     fd: RawFd,
     write: bool,
+    check: Check,
     plans: Vec<JobPlan>,
     block_size_bytes: usize,
     nonce: u64,
@@ -426,6 +472,7 @@ pub fn run_jobs<T>(
             run_job(
                 fd,
                 write,
+                check,
                 plan,
                 block_size_bytes,
                 nonce,
@@ -503,6 +550,68 @@ mod fault_tests {
 }
 
 #[cfg(test)]
+mod check_tests {
+    use super::*;
+    use crate::dd_io::buffer::Found;
+    use crate::dd_io::region::{Cursor, Span};
+    use std::os::fd::AsRawFd;
+
+    const BS: usize = 4096;
+
+    fn line(file: &std::fs::File, write: bool, check: Check, blocks: u64) -> Vec<JobOutcome> {
+        let span = Span {
+            start_byte: 0,
+            end_byte: blocks * BS as u64,
+        };
+        let mut buf = AlignedBuf::new(BS, BS).expect("a buffer");
+        buf.fill_random(3);
+        let plan = JobPlan {
+            cursor: Cursor::new(vec![span], BS as u64).expect("a cursor"),
+            buf,
+        };
+        let cut = AtomicBool::new(false);
+        let d = Duration::from_millis(30);
+        let fd = file.as_raw_fd();
+        run_jobs(
+            fd,
+            write,
+            check,
+            vec![plan],
+            BS,
+            7,
+            d,
+            &cut,
+            Duration::ZERO,
+            || (),
+        )
+        .expect("a job")
+        .1
+    }
+
+    #[test]
+    fn reads_check_the_stamps_written_and_count_zeros_elsewhere() {
+        let file = tempfile::tempfile().expect("a temporary file");
+        file.set_len(16 * BS as u64).unwrap();
+        // never written: zeros, counted
+        let o = &line(&file, false, Check::Zeros, 16)[0];
+        assert!(o.ios > 0 && o.mismatch.is_none());
+        assert_eq!((o.chunks_read, o.zero_chunks), (o.ios, o.ios));
+        // written, then read back: every stamp checked
+        assert!(line(&file, true, Check::Nothing, 16)[0].ios >= 16);
+        let o = &line(&file, false, Check::Stamps, 16)[0];
+        assert!(o.ios > 16 && o.mismatch.is_none() && o.chunks_read == o.ios);
+        assert_eq!(o.zero_chunks, 0);
+        // a block lost: the read stops there and names it
+        use std::os::unix::fs::FileExt;
+        file.write_all_at(&[0u8; BS], 5 * BS as u64).unwrap();
+        let o = &line(&file, false, Check::Stamps, 16)[0];
+        let m = o.mismatch.expect("a mismatch");
+        assert_eq!((m.offset_byte, m.found), (5 * BS as u64, Found::Zeros));
+        assert_eq!(o.ios, 6, "stopped at the sixth block");
+    }
+}
+
+#[cfg(test)]
 mod rest_tests {
     use super::*;
     use crate::dd_io::region::{Cursor, Span};
@@ -535,6 +644,7 @@ mod rest_tests {
         let (at, outcomes, _) = run_jobs(
             file.as_raw_fd(),
             true,
+            Check::Nothing,
             plans(jobs),
             BS,
             7,
@@ -629,6 +739,7 @@ mod rest_tests {
             let (during, _, _) = run_jobs(
                 file.as_raw_fd(),
                 true,
+                Check::Nothing,
                 plans(jobs),
                 BS,
                 7,
@@ -656,6 +767,7 @@ mod rest_tests {
             let (opened, outcomes, samples) = run_jobs(
                 file.as_raw_fd(),
                 true,
+                Check::Nothing,
                 plans(jobs),
                 BS,
                 7,

@@ -16,6 +16,26 @@ pub enum Direction {
     Read,
 }
 
+/// What a read line found in the blocks it read back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReadCheck {
+    /// Chunks read back (4 KiB stamp units, or one smaller block each).
+    pub blocks: u64,
+    /// Of those, the chunks that were all zeros.
+    pub zero_blocks: u64,
+    /// Each chunk was checked against the stamp this run wrote there
+    /// (false: the data was not ours, only the zeros were counted).
+    pub verified: bool,
+}
+
+impl ReadCheck {
+    /// The share of chunks read that were zeros, percent; `None` when
+    /// nothing was read.
+    pub fn zero_percent(&self) -> Option<f64> {
+        (self.blocks > 0).then(|| 100.0 * self.zero_blocks as f64 / self.blocks as f64)
+    }
+}
+
 /// One measured line.
 #[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct LineResult {
@@ -68,6 +88,10 @@ pub struct LineResult {
     pub memory_backed: bool,
     /// Size of the temporary file, bytes.
     pub file_size_bytes: u64,
+    /// Reads: what the blocks read back held (absent for writes and in
+    /// reports read back from text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_check: Option<ReadCheck>,
     /// Complete, ended early by the cut flag (Ctrl-C; figures are over
     /// the real elapsed time), or stopped by an error (ENOSPC, EIO...;
     /// figures are what was measured until then). `cut_short`, `error`
@@ -101,6 +125,7 @@ impl LineResult {
             direct_io: true,
             memory_backed: false,
             file_size_bytes: 0,
+            read_check: None,
             end: End::Complete,
         }
     }

@@ -27,7 +27,7 @@ use std::path::PathBuf;
 
 pub use blockstat::DeviceDelta;
 pub use engine::SETTLE;
-pub use line::{Direction, LineResult};
+pub use line::{Direction, LineResult, ReadCheck};
 pub use workspace::{preflight, prepare, Preflight, Workspace};
 
 use crate::sysroot::Sysroot;
@@ -54,6 +54,21 @@ pub struct IoConfig {
     pub target: Option<crate::blockdev::Target>,
     /// The most jobs a line will run (sizes the per-job regions).
     pub max_jobs: u32,
+    /// A raw block device to measure instead of a file in `dir`
+    /// (`--device`).
+    pub device: Option<RawDevice>,
+}
+
+/// A block device measured raw (`--device`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawDevice {
+    /// Its node, as given (`/dev/sdb`).
+    pub path: PathBuf,
+    /// Its kernel name (`sdb`).
+    pub name: String,
+    /// Writing it was consented to (`--destroy`): writes run, then reads
+    /// verify them. Otherwise it is opened read-only and only read.
+    pub write: bool,
 }
 
 impl IoConfig {
@@ -66,6 +81,7 @@ impl IoConfig {
             stat_dev: None,
             target: None,
             max_jobs: 16,
+            device: None,
         }
     }
 }

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::blockstat::DeviceDelta;
 use super::buffer::AlignedBuf;
-use super::engine::{run_jobs, JobPlan, SETTLE};
+use super::engine::{run_jobs, Check, JobPlan, SETTLE};
 use super::histogram::Histogram;
 use super::region::{
     file_size_bound, job_region, read_segments, written_by_job, Cursor, ExtentSet, SizeRefusal,
@@ -17,8 +17,8 @@ use super::region::{
 };
 use super::tempfile::{self, TempFile};
 use super::{
-    check_target, small_region, Advisory, Direction, IoConfig, IoSkip, LineResult, SettleOnDrop,
-    TargetPolicy,
+    check_target, small_region, Advisory, Direction, IoConfig, IoSkip, LineResult, ReadCheck,
+    SettleOnDrop, TargetPolicy,
 };
 use crate::blockdev::{self, BlockStat};
 use crate::stats::rng::SplitMix64;
@@ -44,9 +44,14 @@ pub struct Workspace {
     advisories: Vec<Advisory>,
     /// ext4 `data=journal`: O_DIRECT goes through the journal.
     journaled: bool,
+    /// A raw block device (`dir` is its node), not a temporary file.
+    raw: bool,
+    /// A raw device opened read-only: only read lines run, and they
+    /// read whatever it holds (counting zeros, no stamps to check).
+    read_only: bool,
     /// Dropped after the file (fields drop in order): gives the freed
-    /// space time to come back.
-    _settle: SettleOnDrop,
+    /// space time to come back (none for a raw device).
+    _settle: Option<SettleOnDrop>,
 }
 
 fn skip(reason: String) -> IoSkip {
@@ -105,6 +110,34 @@ fn try_direct_io(fd: i32, align_bytes: u64, len_bytes: u64) -> std::io::Result<(
     Ok(())
 }
 
+/// The environment variable of the test-only corruption seam (debug
+/// builds): `QUICKBENCH_TEST_CORRUPT=OFFSET` overwrites the 4 KiB at
+/// OFFSET (rounded down to 4 KiB) with other data before each read line,
+/// as a failing device would, so that the tests see the reads catch it.
+pub const TEST_CORRUPT_ENV: &str = "QUICKBENCH_TEST_CORRUPT";
+
+/// Applies [`TEST_CORRUPT_ENV`] through `fd`; a release binary never does.
+fn corrupt_for_tests(fd: i32, align_bytes: u64) {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let Some(offset) = std::env::var(TEST_CORRUPT_ENV)
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    else {
+        return;
+    };
+    let len = super::buffer::STAMP_UNIT_BYTES;
+    let Some(mut b) = AlignedBuf::new(len, align_bytes as usize) else {
+        return;
+    };
+    b.as_mut_slice().fill(0xa5);
+    let at = offset - offset % len as u64;
+    // SAFETY: the buffer is valid for its length.
+    let _ = unsafe { libc::pwrite(fd, b.as_mut_ptr() as *const libc::c_void, len, at as i64) };
+    let _ = tempfile::fdatasync(fd);
+}
+
 /// What the storage sections can know before the temporary file exists.
 #[derive(Debug, Clone)]
 pub struct Preflight {
@@ -155,6 +188,9 @@ pub fn preflight(cfg: &IoConfig) -> Result<Preflight, IoSkip> {
 
 /// Opens the workspace in `cfg.dir`, or says why the sections are skipped.
 pub fn prepare(cfg: &IoConfig) -> Result<Workspace, IoSkip> {
+    if let Some(dev) = &cfg.device {
+        return prepare_device(cfg, dev);
+    }
     let dir = &cfg.dir;
     // Before the file exists: the free space to come back to.
     let settle = SettleOnDrop::new(dir);
@@ -232,7 +268,72 @@ pub fn prepare(cfg: &IoConfig) -> Result<Workspace, IoSkip> {
         stat_devs: cfg.stat_dev.iter().cloned().collect(),
         advisories,
         journaled: policy.journaled,
-        _settle: settle,
+        raw: false,
+        read_only: false,
+        _settle: Some(settle),
+    })
+}
+
+/// Opens the raw device of `cfg.device` (O_DIRECT; read-only unless
+/// writing was consented to); its whole size, rounded down to 16 MiB, is
+/// split among the jobs.
+fn prepare_device(cfg: &IoConfig, dev: &super::RawDevice) -> Result<Workspace, IoSkip> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let p = &dev.path;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(dev.write)
+        .custom_flags(libc::O_DIRECT)
+        .open(p)
+        .map_err(|e| {
+            let hint = match e.raw_os_error() {
+                Some(libc::EROFS) => "the device is read-only (blockdev --setrw clears that)",
+                Some(libc::EACCES) | Some(libc::EPERM) => "run as root to open a block device",
+                Some(libc::EBUSY) => "another program holds it exclusively",
+                _ => "check the device's health (dmesg)",
+            };
+            skip(format!("{}: cannot open: {e}: {hint}", p.display()))
+        })?;
+    let fd = file.as_raw_fd();
+    // SAFETY: lseek on a descriptor we own.
+    let end = unsafe { libc::lseek(fd, 0, libc::SEEK_END) };
+    if end < 0 {
+        return Err(os_reason(
+            p,
+            "cannot find its size",
+            &std::io::Error::last_os_error(),
+        ));
+    }
+    let size = end as u64 - end as u64 % super::region::SIZE_GRANULE_BYTES;
+    if size == 0 {
+        return Err(skip(format!(
+            "{}: {} bytes, below the 16 MiB the storage lines need: use a larger device",
+            p.display(),
+            end
+        )));
+    }
+    let lbs = logical_block_size(&cfg.sysroot, &dev.name).unwrap_or(512);
+    let page = tempfile::page_size_bytes();
+    Ok(Workspace {
+        file: TempFile {
+            fd: file.into(),
+            anonymous: false,
+        },
+        dir: p.clone(),
+        file_size_bytes: size,
+        direct_io: true,
+        memory_fs: None,
+        align_bytes: page.max(lbs).next_power_of_two(),
+        offset_align_bytes: lbs.max(512),
+        written: ExtentSet::new(),
+        nonce: make_nonce(),
+        sysroot: cfg.sysroot.clone(),
+        stat_devs: vec![dev.name.clone()],
+        advisories: Vec::new(),
+        journaled: false,
+        raw: true,
+        read_only: !dev.write,
+        _settle: None,
     })
 }
 
@@ -316,7 +417,12 @@ impl Workspace {
                 )
             })?;
             let segments = match direction {
+                Direction::Write if self.read_only => {
+                    return Err("opened read-only: writing it needs --destroy".into())
+                }
                 Direction::Write => vec![region],
+                // the device as it is: each job reads its own region
+                Direction::Read if self.read_only => vec![region],
                 Direction::Read => {
                     read_segments(&self.written, self.file_size_bytes, region, bs, j)
                 }
@@ -355,9 +461,18 @@ impl Workspace {
         };
         let fd = self.file.fd.as_raw_fd();
         let write = direction == Direction::Write;
+        if !write {
+            corrupt_for_tests(fd, self.align_bytes);
+        }
+        let check = match (write, self.read_only) {
+            (true, _) => Check::Nothing,
+            (false, true) => Check::Zeros,
+            (false, false) => Check::Stamps,
+        };
         let (before, outcomes, samples) = match run_jobs(
             fd,
             write,
+            check,
             plans,
             bs as usize,
             self.nonce,
@@ -374,6 +489,13 @@ impl Workspace {
             }
         };
         res.samples = samples;
+        if !write {
+            res.read_check = Some(ReadCheck {
+                blocks: outcomes.iter().map(|o| o.chunks_read).sum(),
+                zero_blocks: outcomes.iter().map(|o| o.zero_chunks).sum(),
+                verified: check == Check::Stamps,
+            });
+        }
         let mut hist = Histogram::new();
         let start = outcomes
             .iter()
@@ -392,6 +514,18 @@ impl Workspace {
                 if let Some(s) = written_by_job(*region, bs, o.ios) {
                     self.written.insert(s);
                 }
+            }
+            if let (None, Some(m)) = (res.end.error(), o.mismatch) {
+                let file = if self.raw {
+                    ""
+                } else {
+                    " (the temporary file)"
+                };
+                let error = format!(
+                    "{}{file}: {m}: the storage returns wrong data; check dmesg and the device's health",
+                    self.dir.display()
+                );
+                res.end.stop(error, None);
             }
             if let (None, Some(e)) = (res.end.error(), o.error) {
                 let what = if write { "write" } else { "read" };

@@ -363,6 +363,20 @@ pub struct IoSetup {
     /// a disk is up to the filesystem's server or daemon.
     #[serde(default)]
     pub remote: bool,
+    /// A raw block device was measured (`--device`): read only, or
+    /// written with consent (`--destroy`); absent for a filesystem.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raw: Option<RawAccess>,
+}
+
+/// How a raw device was measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RawAccess {
+    /// Opened read-only: the read lines only.
+    ReadOnly,
+    /// Written (`--destroy`), then read back.
+    Write,
 }
 
 /// The sections `--extended` adds (steal time and clock are in each CPU
@@ -470,6 +484,9 @@ pub struct Plan {
     /// trials (`estimated_run_s` without the budget), seconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget_min_s: Option<f64>,
+    /// A raw device would be measured (`--device`), `dir` naming it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raw: Option<RawAccess>,
 }
 
 /// A section that could not run, and why (the exit status is 1 when there

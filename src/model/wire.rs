@@ -346,6 +346,8 @@ pub struct LineWire {
     direct_io: bool,
     memory_backed: bool,
     file_size_bytes: u64,
+    #[serde(default)]
+    read_check: Option<crate::dd_io::ReadCheck>,
     cut_short: bool,
     #[serde(default)]
     error: Option<String>,
@@ -394,6 +396,7 @@ impl FromWire for Measured<LineResult, LineConditions> {
                 direct_io: w.direct_io,
                 memory_backed: w.memory_backed,
                 file_size_bytes: w.file_size_bytes,
+                read_check: w.read_check,
                 end: End::from_keys(w.cut_short, w.error, w.error_errno),
             },
             conditions: LineConditions {

@@ -28,7 +28,10 @@ use crate::model::forms;
 use crate::model::{
     BlockSize, CpuInfo, IoSetup, Memory, Original, RawSection, Report, Section, SCHEMA_VERSION,
 };
-use crate::report::text::{BUFFERED_NOTE, MEMORY_NOTE, REMOTE_NOTE, TRIALS_SIGN};
+use crate::report::text::{
+    BUFFERED_NOTE, MEMORY_NOTE, RAW_NOTE, RAW_READ_ONLY_NOTE, REMOTE_NOTE, TRIALS_SIGN,
+    WRITES_NOT_RUN,
+};
 use crate::sections;
 use crate::sysinfo::cgroup::CpuQuota;
 
@@ -627,6 +630,10 @@ impl TextReader<'_> {
     }
 
     fn bandwidth_line(&mut self, l: Line, title: &str) -> Result<(), String> {
+        // said for a device read only; the title has it already
+        if l.text.starts_with(WRITES_NOT_RUN) {
+            return Ok(());
+        }
         if title == "Storage bandwidth" {
             let reason = l
                 .text
@@ -867,10 +874,20 @@ fn parse_bandwidth_title(title: &str) -> Option<(BlockSize, IoSetup)> {
                 memory_fs: None,
                 direct_io: true,
                 remote: false,
+                raw: None,
             },
         ));
     }
     let mut what = rest.strip_prefix('(')?.strip_suffix(')')?;
+    let raw = if let Some(w) = what.strip_suffix(RAW_READ_ONLY_NOTE) {
+        what = w;
+        Some(crate::model::RawAccess::ReadOnly)
+    } else if let Some(w) = what.strip_suffix(RAW_NOTE) {
+        what = w;
+        Some(crate::model::RawAccess::Write)
+    } else {
+        None
+    };
     let direct_io = match what.strip_suffix(BUFFERED_NOTE) {
         Some(w) => {
             what = w;
@@ -899,6 +916,7 @@ fn parse_bandwidth_title(title: &str) -> Option<(BlockSize, IoSetup)> {
             memory_fs,
             direct_io,
             remote,
+            raw,
         },
     ))
 }

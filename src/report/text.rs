@@ -22,7 +22,9 @@ pub use crate::model::forms::cpuinfo::render as cpu_info_lines;
 pub use crate::model::forms::stack::{
     notes_line, render as stack_lines, NOTES_LABEL, NOTES_SEPARATOR,
 };
-use crate::model::{BlockSize, IoSetup, Original, Plan, Report, Section, ORIGINAL_VERSION};
+use crate::model::{
+    BlockSize, IoSetup, Original, Plan, RawAccess, Report, Section, ORIGINAL_VERSION,
+};
 use crate::plan::{human_bytes, human_duration};
 use crate::progress::Progress;
 use crate::sections;
@@ -187,7 +189,14 @@ fn body(r: &Report, item: Item) -> Vec<String> {
             "Skipped: {}",
             r.storage_bandwidth_skipped.as_deref().unwrap_or_default()
         )],
-        Item::BandwidthTitle(_) => Vec::new(),
+        Item::BandwidthTitle(_) => match &r.storage_io {
+            Some(IoSetup {
+                raw: Some(RawAccess::ReadOnly),
+                device: Some(d),
+                ..
+            }) => vec![writes_not_run_line(d)],
+            _ => Vec::new(),
+        },
         Item::BandwidthLine(i) => {
             let l = &r.storage_bandwidth[i];
             vec![marked_in(io_line(l), &l.marks, &l.marks_in_trials)]
@@ -511,7 +520,29 @@ pub fn bandwidth_title(setup: Option<&IoSetup>, bs: BlockSize) -> String {
     if !s.direct_io {
         what.push_str(BUFFERED_NOTE);
     }
+    match s.raw {
+        Some(RawAccess::ReadOnly) => what.push_str(RAW_READ_ONLY_NOTE),
+        Some(RawAccess::Write) => what.push_str(RAW_NOTE),
+        None => {}
+    }
     format!("Storage bandwidth - {label} blocks ({what})")
+}
+
+/// What a title adds when a raw device was written and read.
+pub const RAW_NOTE: &str = ", raw";
+/// ... and when it was only read.
+pub const RAW_READ_ONLY_NOTE: &str = ", raw, read only";
+/// How the line that stands for the write lines of a device read only
+/// starts.
+pub const WRITES_NOT_RUN: &str = "Writes: not run";
+
+/// The line under a raw device's title when it was only read: why the
+/// write lines did not run and what would run them.
+pub fn writes_not_run_line(device: &str) -> String {
+    format!(
+        "{WRITES_NOT_RUN}: the device is opened read only; --destroy /dev/{device} would run \
+         them, destroying its data"
+    )
 }
 
 /// What a title adds when a memory-backed filesystem is measured.
@@ -615,13 +646,25 @@ pub fn plan_lines(p: &Plan, r: &Report) -> Vec<String> {
         v.extend(budget_line(p));
         return v;
     }
-    v.push(format!("Directory : {}", p.dir));
-    v.push(format!(
-        "Mount     : {} ({}, {})",
-        p.mount_point.clone().unwrap_or_else(unknown),
-        p.fs_type.clone().unwrap_or_else(unknown),
-        p.source.clone().unwrap_or_else(unknown)
-    ));
+    match p.raw {
+        Some(RawAccess::ReadOnly) => v.push(format!(
+            "Device    : {}, raw, read only: the read lines only, nothing written",
+            p.dir
+        )),
+        Some(RawAccess::Write) => v.push(format!(
+            "Device    : {}, raw: written (destroying its data), then read back",
+            p.dir
+        )),
+        None => {
+            v.push(format!("Directory : {}", p.dir));
+            v.push(format!(
+                "Mount     : {} ({}, {})",
+                p.mount_point.clone().unwrap_or_else(unknown),
+                p.fs_type.clone().unwrap_or_else(unknown),
+                p.source.clone().unwrap_or_else(unknown)
+            ));
+        }
+    }
     v.push(format!(
         "Device(s) : {}",
         p.devices_display.clone().unwrap_or_else(unknown)
@@ -630,6 +673,7 @@ pub fn plan_lines(p: &Plan, r: &Report) -> Vec<String> {
         v.push(notes_line(&p.notes));
     }
     v.push(match (p.file_bytes_max, p.free_bytes, &p.skip_reason) {
+        _ if p.raw.is_some() => "File      : none: the device itself, all of it split among the jobs".into(),
         (_, _, Some(why)) => {
             format!("File      : none: {why} (storage bandwidth would be skipped)")
         }

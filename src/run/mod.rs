@@ -552,6 +552,10 @@ fn plan_input(cfg: &Config) -> plan::PlanInput {
         max_size_bytes: cfg.max_size_bytes,
         repeat: cfg.repeat,
         budget: cfg.budget,
+        device: cfg
+            .device
+            .as_ref()
+            .map(|d| (d.path.clone(), d.destroy.is_some())),
     }
 }
 
@@ -611,6 +615,7 @@ mod tests {
                 max_size_bytes: 512 << 20,
                 repeat: 3,
                 budget: None,
+                device: None,
             }
         );
     }

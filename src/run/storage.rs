@@ -4,22 +4,47 @@
 use crate::blockdev::{self, Target};
 use crate::cli::Section;
 use crate::conditions::io::{other_io, OurIo};
+use crate::conditions::mark::InTrials;
+use crate::conditions::MarkKind;
 use crate::conditions::{mark, reach, LineConditions, Step};
 use crate::dd_io::{self, Direction, IoConfig};
 use crate::model::trials::{LineKey, StorageRounds};
-use crate::model::{BlockSize, IoSetup, IoTrial};
+use crate::model::{BlockSize, IoLine, IoSetup, IoTrial, RawAccess};
 use crate::sink::Item;
 
 use super::rounds::Rounds;
 use super::{Run, Stop, Storage};
 use crate::trials::StepKind;
 
+/// The burst mark of a line's trials together: their samples in the
+/// order they ran, when no single trial held the step (a volume whose
+/// credits ran out between two trials).
+fn pooled_burst(line: &mut IoLine) {
+    let n = line.trials.len() as u32;
+    let marked = line.step.marks.iter().any(|m| m.kind() == MarkKind::Burst);
+    if n < 2 || marked {
+        return;
+    }
+    if let Some(m) = mark::Mark::burst(&line.step.figure.samples) {
+        line.step.marks.push(m);
+        line.step
+            .marks_in_trials
+            .push(InTrials { trials: n, of: n });
+    }
+}
+
 impl<'a> Run<'a> {
     /// The storage behind the benchmark directory, resolved once (for the
     /// stack, the bandwidth titles and the plan).
     pub(super) fn target(&mut self) -> Option<Target> {
         if self.target.is_none() {
-            let t = match blockdev::resolve_dir(&self.sys, &self.cfg.dir) {
+            let resolved = match &self.cfg.device {
+                Some(dev) => blockdev::raw::device_name(&self.sys, &dev.path)
+                    .map(|name| blockdev::device_target(&self.sys, &name, &dev.path))
+                    .map_err(anyhow::Error::msg),
+                None => blockdev::resolve_dir(&self.sys, &self.cfg.dir),
+            };
+            let t = match resolved {
                 Ok(t) => Some(t),
                 Err(e) => {
                     self.console.warn(&format!("storage: {e:#}"));
@@ -69,7 +94,18 @@ impl<'a> Run<'a> {
             }),
             max_jobs: self.cfg.io_jobs.iter().copied().max().unwrap_or(1),
             target: target.clone(),
+            device: self.cfg.device.as_ref().and_then(|dev| {
+                Some(dd_io::RawDevice {
+                    path: dev.path.clone(),
+                    name: target.as_ref()?.members.first()?.clone(),
+                    write: dev.destroy.is_some(),
+                })
+            }),
         };
+        let raw = io_cfg.device.as_ref().map(|d| match d.write {
+            true => RawAccess::Write,
+            false => RawAccess::ReadOnly,
+        });
         let mut ws = match self.measure.open_storage(&io_cfg) {
             Ok(ws) => ws,
             Err(skip) => {
@@ -102,12 +138,18 @@ impl<'a> Run<'a> {
             device: Some(target.map_or_else(|| "unknown device".into(), |t| t.display)),
             memory_fs,
             direct_io,
+            raw,
         });
         let mut errors = 0;
         let blocks = BlockSize::ALL
             .into_iter()
             .filter(|b| self.cfg.io_blocks.contains(b));
-        let lines: Vec<LineKey> = [Direction::Write, Direction::Read]
+        // A device read only: its read lines alone.
+        let directions = match raw {
+            Some(RawAccess::ReadOnly) => vec![Direction::Read],
+            _ => vec![Direction::Write, Direction::Read],
+        };
+        let lines: Vec<LineKey> = directions
             .into_iter()
             .flat_map(|direction| {
                 self.cfg
@@ -135,7 +177,8 @@ impl<'a> Run<'a> {
                         rounds.cut(round);
                     }
                     rounds.add(i, round, line);
-                    for line in rounds.ready() {
+                    for mut line in rounds.ready() {
+                        pooled_burst(&mut line);
                         errors += usize::from(line.end.error().is_some());
                         self.report.storage_bandwidth.push(line);
                         self.emit(Item::BandwidthLine(self.report.storage_bandwidth.len() - 1))?;
@@ -147,7 +190,8 @@ impl<'a> Run<'a> {
             let added = self.spend(&mut rounds, StepKind::Storage, what, |run, i, round| {
                 Some(run.io_trial(ws.as_mut(), layout.as_ref(), bs, lines[i], round))
             })?;
-            for line in rounds.ready() {
+            for mut line in rounds.ready() {
+                pooled_burst(&mut line);
                 errors += usize::from(line.end.error().is_some());
                 self.report.storage_bandwidth.push(line);
                 self.emit(Item::BandwidthLine(self.report.storage_bandwidth.len() - 1))?;
@@ -197,8 +241,11 @@ impl<'a> Run<'a> {
         self.note_quota(Some(&load));
         load.io = other_io(&OurIo::of_line(&figure), &deltas);
         let reach = layout.map(|layout| reach::judge_line(&figure, layout));
+        let mut marks = mark::marks(Step::Storage, Some(&load), reach.as_ref());
+        marks.extend(figure.read_check.as_ref().and_then(mark::Mark::zeros));
+        marks.extend(mark::Mark::burst(&figure.samples));
         let line = IoTrial {
-            marks: mark::marks(Step::Storage, Some(&load), reach.as_ref()),
+            marks,
             marks_in_trials: Vec::new(),
             conditions: LineConditions {
                 load: Some(load),
@@ -222,5 +269,46 @@ impl<'a> Run<'a> {
             ));
         }
         line
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::trials::{Repeated, RoundTrial};
+    use crate::samples::Samples;
+
+    /// A line of `trials` trials of five 100 ms samples each, at `rate(t)`
+    /// IO/s in trial t.
+    fn line(trials: u32, rate: impl Fn(u32) -> f64) -> IoLine {
+        let trials = (0..trials)
+            .map(|t| {
+                let mut f = dd_io::LineResult::empty(4096, Direction::Write, 1);
+                let rates = (0..5).map(|k| rate(t) * (1.0 + 0.01 * k as f64)).collect();
+                f.samples = Samples::new(rates, Some(std::time::Duration::from_millis(100)));
+                f.ios = 100;
+                f.elapsed_ns = 500_000_000;
+                RoundTrial {
+                    round: t + 1,
+                    step: IoTrial::plain(f),
+                }
+            })
+            .collect();
+        Repeated::of_trials(trials)
+    }
+
+    #[test]
+    fn a_step_between_trials_marks_the_line_and_steady_trials_do_not() {
+        let mut l = line(6, |t| if t < 3 { 3000.0 } else { 1000.0 });
+        assert!(l.step.marks.is_empty(), "no trial holds the step");
+        pooled_burst(&mut l);
+        let [mark::Mark::Burst { before, after, .. }] = l.step.marks[..] else {
+            panic!("{:?}", l.step.marks);
+        };
+        assert!((before / 3000.0 - 1.0).abs() < 0.05 && (after / 1000.0 - 1.0).abs() < 0.05);
+        assert_eq!(l.step.marks_in_trials, [InTrials { trials: 6, of: 6 }]);
+        let mut steady = line(6, |_| 3000.0);
+        pooled_burst(&mut steady);
+        assert!(steady.step.marks.is_empty());
     }
 }

@@ -17,6 +17,7 @@
 //! | [`fleet`] | outliers across hosts by the modified z-score |
 //! | [`rng`] | xoshiro256** seeded by SplitMix64 |
 //! | [`trend`] | the seasonal Mann–Kendall trend test across the rounds of `--repeat` |
+//! | [`change`] | one change point of a rate series (a step down that stays), against a line |
 //!
 //! The reference values in the tests come from scipy, numpy and R; the
 //! script that computes them is `tests/stats_reference.py`.
@@ -26,6 +27,7 @@ use serde::Serialize;
 pub mod adjust;
 pub mod batch;
 pub mod bootstrap;
+pub mod change;
 pub mod describe;
 pub mod dist;
 pub mod fleet;

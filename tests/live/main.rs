@@ -89,6 +89,7 @@ mod live_smoke;
 mod load_live;
 mod old_kernels;
 mod progress_binary;
+mod raw_device_root;
 mod reach_root;
 mod repeat;
 mod signals;
