@@ -31,9 +31,11 @@ const CHAIN_ITERS: u64 = 128;
 pub const CHAIN_EVERY: u32 = 32;
 
 /// A piece of work slower than this many times the job's fastest rate
-/// was preempted: a 4 µs interrupt in an 18 µs piece stays counted, a
-/// scheduler time slice (ms) does not.
-const PREEMPTED: f64 = 6.0;
+/// was preempted: a core shared with an SMT sibling slows every piece by
+/// up to 1.7x and stays counted; a scheduler slice, steal, or a CPU
+/// quota's short wait for runtime (tens of µs and more) does not. At 6x,
+/// waits of 100-150 µs under a 0.8-CPU quota read as shared.
+const PREEMPTED: f64 = 2.5;
 
 /// A chain slower than this many times the fastest one was preempted
 /// (a clock change between 1.5 and 3.6 GHz stays counted).
