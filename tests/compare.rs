@@ -961,9 +961,17 @@ fn extended_text_and_json_of_one_run_compare_equal_row_for_row() {
         .iter()
         .filter(|r| r["section"].as_str().unwrap().starts_with("Extended: "))
         .collect();
-    // 4 DRAM figures and 5 percentiles of each of the 12 storage lines.
+    // 4 DRAM figures and 5 percentiles of each of the 12 storage lines,
+    // then the added sections': 3 workloads at 1 job and at all CPUs,
+    // 9 latency sizes and the TLB's.
+    let added = |r: &&&Value| {
+        let s = r["section"].as_str().unwrap();
+        s == "Extended: CPU work" || s == "Extended: Memory latency"
+    };
     let figures = extended.iter().filter(|r| r["kind"] == "figure").count();
-    assert_eq!(figures, 4 + 5 * 12, "{extended:#?}");
+    let of_added = extended.iter().filter(added).count();
+    assert_eq!(figures, 4 + 5 * 12 + of_added, "{extended:#?}");
+    assert!([3 + 10, 6 + 10].contains(&of_added), "{extended:#?}");
     for r in rows {
         match r["kind"].as_str().unwrap() {
             "figure" => {

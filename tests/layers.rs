@@ -35,7 +35,9 @@ const ABOVE_MODEL: [&str; 6] = ["report", "run", "plan", "cli", "compare", "sink
 const STATS: &str = "stats";
 
 /// The modules that measure.
-const MEASURING: [&str; 5] = ["sysinfo", "cpu_loop", "membw", "blockdev", "dd_io"];
+const MEASURING: [&str; 7] = [
+    "sysinfo", "cpu_loop", "membw", "blockdev", "dd_io", "work", "latency",
+];
 
 /// What a measuring module may never import: the renderers, the verdicts
 /// on its figures (`conditions`), and every report layer above the data.

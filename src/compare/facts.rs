@@ -142,7 +142,7 @@ fn cpu_loop(r: &Report) -> Vec<Fact> {
                 .into_iter()
                 .map(|t| trial(t.loops_per_s_mean.trunc(), sampled(&t.samples), &t.marks))
                 .collect();
-            f.method = Some(method);
+            f.method = Some(method.clone());
             f.end = s.end.clone();
             f.marks = s.marks.clone();
             Fact::Figure(f)
@@ -248,7 +248,7 @@ fn storage_bandwidth(r: &Report) -> Vec<Fact> {
     };
     for l in &r.storage_bandwidth {
         if let Some(bs) = BlockSize::from_bytes(l.block_size_bytes) {
-            v.extend(storage_line(l, bs, latency).map(Fact::Figure));
+            v.extend(storage_line(l, bs, latency.clone()).map(Fact::Figure));
         }
     }
     v
@@ -303,7 +303,7 @@ fn storage_line(
         f.end = l.end.clone();
         f.measure = Some(measure.clone());
         if better == Better::Lower {
-            f.method = Some(latency);
+            f.method = Some(latency.clone());
         }
         f
     })
