@@ -6,6 +6,7 @@
 #
 # Usage: benches/work-latency-aa.sh [RUNS (6)] [DELAY (3)]
 #        KEEP=DIR: copy the reports and comparisons to DIR at the end.
+#        QB=PATH: the binary to run (default: a release build of this tree).
 set -euo pipefail
 
 RUNS=${1:-6}
@@ -13,8 +14,10 @@ DELAY=${2:-3}
 cd "$(dirname "$0")/.."
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-cargo build --release -q
-QB=target/release/quickbench
+if [ -z "${QB:-}" ]; then
+    cargo build --release -q
+    QB=target/release/quickbench
+fi
 
 echo "uptime before: $(uptime)"
 for ((i = 1; i <= RUNS; i++)); do

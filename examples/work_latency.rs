@@ -27,10 +27,11 @@ fn main() {
             let r = work::run(&p, w, jobs, Duration::from_secs_f64(secs), &|| false)
                 .expect("the workload");
             println!(
-                "{{\"workload\":\"{}\",\"version\":\"{}\",\"jobs\":{jobs},\"mb_per_s\":{:.2}}}",
+                "{{\"workload\":\"{}\",\"version\":\"{}\",\"jobs\":{jobs},\"mb_per_s\":{:.2},\"best_mb_per_s\":{:.2}}}",
                 w.name(),
                 w.version(),
-                r.bytes_per_s / 1e6
+                r.bytes_per_s / 1e6,
+                r.best_bytes_per_s / 1e6
             );
         }
         "latency" => {

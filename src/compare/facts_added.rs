@@ -5,7 +5,7 @@
 //! [`FigureKind::Added`] carrying the run-to-run spread the section says.
 //! Nothing here knows a section: a new one changes nothing in compare.
 
-use super::fact::{Fact, FactTrial, Figure, FigureKind, Method, Section, Unit};
+use super::fact::{distortion, Fact, FactTrial, Figure, FigureKind, Method, Section, Unit};
 use crate::model::Report;
 use crate::sections;
 use crate::stats::TrialValue;
@@ -35,9 +35,13 @@ fn typed(section: Section, f: sections::Fact) -> Fact {
                 figure.trials = f
                     .trials
                     .into_iter()
-                    .map(|v| FactTrial::clean(TrialValue::value(v)))
+                    .map(|(v, marks)| FactTrial {
+                        trial: TrialValue::value(v),
+                        distorted: distortion(&marks),
+                    })
                     .collect();
             }
+            figure.marks = f.marks;
             Fact::Figure(figure)
         }
     }
@@ -154,5 +158,21 @@ mod tests {
             rows[1].verdicts[1],
             Verdict::NotComparable { .. }
         ));
+    }
+
+    #[test]
+    fn trials_a_mark_distorted_are_left_out() {
+        let v = "work v1, zstd 1.6.0";
+        let a = input("a", v, &[200.0, 203.0, 198.0], 266.0);
+        let mut b = input("b", v, &[100.0, 101.0, 99.0], 266.0).report;
+        for t in &mut b.cpu_work[0].timed.trials {
+            t.marks = vec![crate::conditions::Mark::Steal { percent: 30.0 }];
+        }
+        let rows = rows(&[a, Input::new(String::from("b.json"), b)], 1);
+        assert!(
+            matches!(rows[0].verdicts[1], Verdict::Distorted { .. }),
+            "{:?}",
+            rows[0].verdicts
+        );
     }
 }

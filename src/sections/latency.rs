@@ -260,11 +260,7 @@ impl Added for LatencySection {
             .map(|f| {
                 let text = printed(f.ns_per_load);
                 let value: f64 = text.parse().unwrap_or(f.ns_per_load);
-                let trials = if f.timed.trials.is_empty() {
-                    vec![value]
-                } else {
-                    f.timed.trials.iter().map(|t| t.value).collect()
-                };
+                let trials = super::fact_trials(value, &f.timed, |v| v);
                 Fact::Figure(Figure {
                     label: label(f),
                     value,
@@ -272,6 +268,7 @@ impl Added for LatencySection {
                     unit: UNIT,
                     better: Better::Lower,
                     trials,
+                    marks: f.timed.marks.clone(),
                     spread: RUN_SPREAD,
                     version: f.version.clone(),
                 })

@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::conditions::mark;
+use crate::conditions::{mark, Mark};
 use crate::model::added::{AddedTrial, Rate, RateTrial, Trials};
 use crate::model::{Report, Section};
 pub use crate::stats::Better;
@@ -95,8 +95,11 @@ pub struct Figure {
     pub unit: &'static str,
     /// Which way is better.
     pub better: Better,
-    /// Each trial's value: one, or one per trial.
-    pub trials: Vec<f64>,
+    /// Each trial's value and marks: one (the figure's), or one per
+    /// trial; compare leaves out the trials a mark distorted.
+    pub trials: Vec<(f64, Vec<Mark>)>,
+    /// The figure's marks, as its line prints them.
+    pub marks: Vec<Mark>,
     /// How much such a figure varies from run to run.
     pub spread: RunSpread,
     /// What it was measured with (`work v1, zstd 1.6.0`): two figures of
@@ -195,6 +198,19 @@ pub fn pooled(trials: &[RateTrial], figure: impl Fn(Rate) -> f64) -> (f64, Trial
     )
 }
 
+/// A figure's trials for compare: each trial's value (through `value`)
+/// and marks, or the figure and its marks when it has no trials (read
+/// from text, or one block).
+pub fn fact_trials(figure: f64, t: &Trials, value: impl Fn(f64) -> f64) -> Vec<(f64, Vec<Mark>)> {
+    if t.trials.is_empty() {
+        return vec![(figure, t.marks.clone())];
+    }
+    t.trials
+        .iter()
+        .map(|x| (value(x.value), x.marks.clone()))
+        .collect()
+}
+
 /// `figure`'s marks as its line prints them: ` (busy 12 %: cargo)`.
 pub fn marks_text(t: &Trials) -> String {
     t.marks
@@ -255,7 +271,6 @@ pub fn by_title(title: &str) -> Option<(usize, &'static dyn Added)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::conditions::Mark;
 
     /// Titles the standard report prints (or the reader knows): an added
     /// section must not take one, or the reader would mistake it.

@@ -209,11 +209,7 @@ impl Added for WorkSection {
             .map(|f| {
                 let text = printed(f.bytes_per_s);
                 let value: f64 = text.parse().unwrap_or(f.bytes_per_s / 1e6);
-                let trials = if f.timed.trials.is_empty() {
-                    vec![value]
-                } else {
-                    f.timed.trials.iter().map(|t| t.value / 1e6).collect()
-                };
+                let trials = super::fact_trials(value, &f.timed, |v| v / 1e6);
                 Fact::Figure(Figure {
                     label: format!("{}, {} // jobs", f.workload, f.jobs),
                     value,
@@ -221,6 +217,7 @@ impl Added for WorkSection {
                     unit: UNIT,
                     better: Better::Higher,
                     trials,
+                    marks: f.timed.marks.clone(),
                     spread: RUN_SPREAD,
                     version: f.version.clone(),
                 })
