@@ -142,7 +142,7 @@ impl Section {
             ),
             Section::Work => (
                 "[ Extended: CPU work ]",
-                "With -x: zstd compression and decompression of generated text, and \
+                "With -x: zstd compression and decompression of synthetic text, and \
                  SHA-256, on 1 job and on all CPUs: MB/s of one job, with each \
                  workload's version and its library's.",
             ),
