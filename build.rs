@@ -15,6 +15,29 @@ fn main() {
     println!("cargo:rustc-env=QB_RUSTC_VERSION={version}");
     let target = std::env::var("TARGET").unwrap_or_else(|_| "unknown-target".into());
     println!("cargo:rustc-env=QB_TARGET={target}");
+    // The libraries whose versions a workload's figures depend on.
+    let lock = std::fs::read_to_string("Cargo.lock").unwrap_or_default();
+    println!(
+        "cargo:rustc-env=QB_SHA2_VERSION={}",
+        locked_version(&lock, "sha2")
+    );
+    println!("cargo:rerun-if-changed=Cargo.lock");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=RUSTC");
+}
+
+/// The version Cargo.lock gives the package `name`, or `unknown`.
+fn locked_version(lock: &str, name: &str) -> String {
+    let mut lines = lock.lines();
+    while let Some(l) = lines.next() {
+        if l.trim() == format!("name = \"{name}\"") {
+            if let Some(v) = lines
+                .next()
+                .and_then(|v| v.trim().strip_prefix("version = "))
+            {
+                return v.trim_matches('"').to_string();
+            }
+        }
+    }
+    "unknown".into()
 }

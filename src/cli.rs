@@ -110,7 +110,7 @@ struct Args {
     #[arg(short = 'd', long = "dir", value_name = "DIR", value_hint = ValueHint::DirPath)]
     dir: Option<PathBuf>,
 
-    /// Run only these sections, comma separated: cpuinfo, cpu, memory, storage, io
+    /// Run only these sections, comma separated: cpuinfo, cpu, memory, storage, io, work, latency (the last two with -x)
     #[arg(long, value_name = "LIST", value_parser = SectionListParser, hide_possible_values = true, conflicts_with = "skip")]
     only: Option<SectionList>,
 
@@ -873,7 +873,7 @@ pub fn parse_sections(s: &str) -> Result<Vec<Section>, String> {
             Some(sec) => out.push(*sec),
             None => {
                 return Err(format!(
-                    "unknown section '{word}' (known: cpuinfo, cpu, memory, storage, io)"
+                    "unknown section '{word}' (known: cpuinfo, cpu, memory, storage, io, work, latency)"
                 ))
             }
         }

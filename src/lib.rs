@@ -16,6 +16,7 @@ pub mod end;
 pub mod export;
 pub mod fsclass;
 pub mod generate;
+pub mod latency;
 pub mod membw;
 pub mod model;
 pub mod plan;
@@ -32,5 +33,6 @@ pub mod sysroot;
 pub mod textutil;
 pub mod trials;
 pub mod units;
+pub mod work;
 
 pub use sysroot::Sysroot;

@@ -130,9 +130,9 @@ pub fn estimate(cfg: &PlanInput, cpu_steps: usize) -> Estimate {
     }
 }
 
-/// The timed steps of the added sections selected (each once).
+/// The timed steps of the added sections selected (each once, with `-x`).
 fn added_steps(cfg: &PlanInput) -> u32 {
-    crate::sections::timed(|s| cfg.runs(s))
+    crate::sections::timed(|s| cfg.extended && cfg.runs(s))
         .iter()
         .map(|(_, n)| n)
         .sum()
@@ -232,6 +232,7 @@ pub fn build(
         direct_io,
         estimated_run_s: est.run_s,
         timed_steps: est.steps,
+        extended: cfg.extended,
         dram_bytes,
         notes: target.map(|t| t.notes.clone()).unwrap_or_default(),
         cache_caveat,
@@ -359,21 +360,32 @@ mod tests {
     }
 
     #[test]
-    fn added_sections_timed_steps_count_once() {
-        // The test-only [ Tally ] (of `cpuinfo`) takes one step.
-        let _swap = crate::sections::testing::Swap::tally();
+    fn added_sections_timed_steps_count_once_with_x() {
+        let all: Vec<Section> = STANDARD
+            .iter()
+            .copied()
+            .chain([Section::Work, Section::Latency])
+            .collect();
         let cfg = PlanInput {
             repeat: 3,
-            ..input(30.0, &STANDARD)
+            ..input(30.0, &all)
         };
+        // Without -x, the added sections do not run.
         let e = estimate(&cfg, 2);
-        assert_eq!((e.steps, e.steps_once, e.runs), (15 + 1, 1, 15 * 3 + 1));
-        assert!((e.run_s - (46.0 * 30.0 + 36.0 * 0.2)).abs() < 1e-9, "{e:?}");
-        let cfg = input(1.0, &[Section::Cpu]);
-        assert_eq!(estimate(&cfg, 2).steps, 2);
-        drop(_swap);
-        let cfg = input(1.0, &[Section::Cpuinfo]);
-        assert_eq!(estimate(&cfg, 2).steps, 0);
+        assert_eq!((e.steps, e.steps_once, e.runs), (15, 0, 15 * 3));
+        let cfg = PlanInput {
+            extended: true,
+            ..cfg
+        };
+        // -x's 3, CPU work's 6 and memory latency's 10, once each.
+        let e = estimate(&cfg, 2);
+        assert_eq!((e.steps, e.steps_once, e.runs), (15 + 19, 19, 15 * 3 + 19));
+        assert!((e.run_s - (64.0 * 30.0 + 36.0 * 0.2)).abs() < 1e-9, "{e:?}");
+        let cfg = PlanInput {
+            extended: true,
+            ..input(1.0, &[Section::Work])
+        };
+        assert_eq!(estimate(&cfg, 2).steps, 6);
     }
 
     #[test]

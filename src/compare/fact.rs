@@ -204,7 +204,7 @@ pub enum FigureKind {
 }
 
 /// How a figure was measured: figures measured differently never compare.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Method {
     /// Our CPU loop, of this definition (`loop v1`).
     Loop(u32),
@@ -215,6 +215,9 @@ pub enum Method {
     /// The bash original's latency column: the device's queue time (ms)
     /// divided by its I/O count, printed as µs.
     BashQueueTime,
+    /// An added section's figure, of this workload or chase version
+    /// (`work v1, zstd 1.6.0`).
+    Version(String),
 }
 
 impl fmt::Display for Method {
@@ -224,6 +227,7 @@ impl fmt::Display for Method {
             Method::BashLoop => f.write_str("bash loop"),
             Method::CompletionLatency => f.write_str("completion latency"),
             Method::BashQueueTime => f.write_str("bash queue time"),
+            Method::Version(v) => f.write_str(v),
         }
     }
 }

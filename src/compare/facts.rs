@@ -144,7 +144,7 @@ fn cpu_loop(r: &Report) -> Vec<Fact> {
                 .collect();
             f.line = LineId::CpuJobs(s.jobs);
             f.measure = Some(format!("cpu loop {} jobs", s.jobs));
-            f.method = Some(method);
+            f.method = Some(method.clone());
             f.end = s.end.clone();
             f.marks = s.marks.clone();
             let label = format!("{:2} // jobs", s.jobs);
@@ -159,7 +159,7 @@ fn cpu_loop(r: &Report) -> Vec<Fact> {
             ));
             for f in &mut v[1..] {
                 if let Fact::Figure(f) = f {
-                    f.method = Some(method);
+                    f.method = Some(method.clone());
                 }
             }
             v
@@ -387,7 +387,7 @@ fn storage_bandwidth(r: &Report) -> Vec<Fact> {
     };
     for l in &r.storage_bandwidth {
         if let Some(bs) = BlockSize::from_bytes(l.block_size_bytes) {
-            v.extend(storage_line(l, bs, latency).map(Fact::Figure));
+            v.extend(storage_line(l, bs, latency.clone()).map(Fact::Figure));
         }
     }
     v
@@ -446,7 +446,7 @@ fn storage_line(
         f.end = l.end.clone();
         f.measure = Some(measure.clone());
         if better == Better::Lower {
-            f.method = Some(latency);
+            f.method = Some(latency.clone());
         }
         f
     })

@@ -1,11 +1,11 @@
 //! What a report's added sections (`crate::sections`) say, for compare,
 //! after the `-x` sections: each section's neutral facts
 //! (`sections::Added::facts`) typed as compare's, in the section's own
-//! [`RowSection`], its figures' unit an [`Unit::Added`] and their kind an
+//! [`Section`], its figures' unit an [`Unit::Added`] and their kind an
 //! [`FigureKind::Added`] carrying the run-to-run spread the section says.
 //! Nothing here knows a section: a new one changes nothing in compare.
 
-use super::fact::{Fact, FactTrial, Figure, FigureKind, RowSection, Unit};
+use super::fact::{distortion, Fact, FactTrial, Figure, FigureKind, Method, RowSection, Unit};
 use crate::model::Report;
 use crate::sections;
 use crate::stats::TrialValue;
@@ -28,114 +28,151 @@ fn typed(section: RowSection, f: sections::AddedFact) -> Fact {
         sections::AddedFact::Figure(f) => {
             let how = (f.better, Unit::Added(f.unit), FigureKind::Added(f.spread));
             let mut figure = Figure::new(section, f.label, how, f.value, f.text);
+            // Two versions of a workload measure different work.
+            figure.method = Some(Method::Version(f.version));
             // A section that gives no trials has one: its figure.
             if !f.trials.is_empty() {
                 figure.trials = f
                     .trials
                     .into_iter()
-                    .map(|v| FactTrial::clean(TrialValue::value(v)))
+                    .map(|(v, marks)| FactTrial {
+                        trial: TrialValue::value(v),
+                        distorted: distortion(&marks),
+                    })
                     .collect();
             }
+            figure.marks = f.marks;
             Fact::Figure(figure)
         }
     }
 }
 
-/// Compare through the registry, with the test-only `[ Tally ]`
-/// (`sections::testing`) in its place: without it the same reports
-/// compare nothing of it, so compare must consult the registry.
+/// Compare through the registry, with the real sections' figures.
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::verdict::{assumed_run_cv, run_floor_cv};
     use crate::compare::{compare_grouped, Grouping, Input, Row, Verdict};
-    use crate::model::Tally;
-    use crate::sections::testing::{Swap, RUN_SPREAD};
+    use crate::model::added::{AddedTrial, Trials};
+    use crate::model::{LatencyFigure, WorkFigure};
+    use crate::sections::work::RUN_SPREAD;
 
-    fn input(name: &str, words: u64, words_per_s: f64) -> Input {
+    fn work(version: &str, mb: &[f64]) -> WorkFigure {
+        WorkFigure {
+            workload: "zstd-3 compress".into(),
+            version: version.into(),
+            input: "4 MiB of generated text".into(),
+            jobs: 1,
+            bytes_per_s: mb.iter().sum::<f64>() / mb.len() as f64 * 1e6,
+            timed: Trials {
+                trials: mb
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &v)| AddedTrial {
+                        round: i as u32 + 1,
+                        value: v * 1e6,
+                        marks: Vec::new(),
+                    })
+                    .collect(),
+                ..Trials::default()
+            },
+        }
+    }
+
+    fn input(name: &str, version: &str, mb: &[f64], ns: f64) -> Input {
         let mut r = Report::new("Linux h 6.1.0 #1 SMP x86_64 GNU/Linux".into(), name.into());
-        r.tally = Some(Tally { words, words_per_s });
+        r.cpu_work = vec![work(version, mb)];
+        r.memory_latency = vec![LatencyFigure {
+            size_bytes: 1 << 30,
+            ns_per_load: ns,
+            version: "chase v1".into(),
+            line_per_page: false,
+            thp_percent: Some(100),
+            timed: Trials::default(),
+        }];
         Input::new(format!("{name}.json"), r)
     }
 
-    /// The rows of `[ Tally ]` of side A (the first `n` inputs) against
-    /// side B.
-    fn tally_rows(inputs: &[Input], n: usize) -> Vec<Row> {
+    /// The rows of the added sections of side A (the first `n` inputs)
+    /// against side B.
+    fn rows(inputs: &[Input], n: usize) -> Vec<Row> {
         compare_grouped(inputs, Grouping::Split(n))
             .rows
             .into_iter()
-            .filter(|r| r.section == RowSection::Added("Tally"))
+            .filter(|r| matches!(r.section, RowSection::Added(_)))
             .collect()
     }
 
     #[test]
-    fn an_added_sections_facts_are_typed_after_the_x_facts() {
-        let _swap = Swap::tally();
-        let r = input("a", 7, 1234.56).report;
+    fn the_added_sections_facts_are_typed_after_the_x_facts() {
+        let r = input("a", "work v1, zstd 1.6.0", &[199.0, 201.0], 266.0).report;
         let facts = crate::compare::facts(&r);
         let n = facts.len();
-        assert!(n > 2, "{facts:?}");
+        let f = facts[n - 2].figure().expect("a figure");
+        assert_eq!(f.section, RowSection::Added("Extended: CPU work"));
         assert_eq!(
-            facts[n - 2],
-            Fact::info(RowSection::Added("Tally"), "Words", "7")
+            (f.label.as_str(), f.text.as_str()),
+            ("zstd-3 compress, 1 // jobs", "200.00")
         );
-        let f = facts[n - 1].figure().expect("a figure");
-        assert_eq!((f.label.as_str(), f.text.as_str()), ("Rate", "1234.6"));
-        assert_eq!((f.value, f.unit), (1234.6, Unit::Added("words/s")));
+        assert_eq!((f.value, f.unit), (200.0, Unit::Added("MB/s per job")));
         assert_eq!(f.kind, FigureKind::Added(RUN_SPREAD));
-        // The verdict reads the section's spread, without a floor.
-        assert_eq!(assumed_run_cv(f.kind), RUN_SPREAD.assumed_cv);
-        assert_eq!(run_floor_cv(f.kind), 0.0);
-        assert_eq!(f.trials.len(), 1);
-        assert_eq!(RowSection::Added("Tally").title(), "Tally");
-        assert_eq!(Unit::Added("words/s").to_string(), "words/s");
-        drop(_swap);
-        assert_eq!(crate::compare::facts(&r).len(), n - 2);
+        assert_eq!(f.trials.len(), 2);
+        assert_eq!(
+            f.method,
+            Some(Method::Version("work v1, zstd 1.6.0".into()))
+        );
+        let l = facts[n - 1].figure().expect("a figure");
+        assert_eq!((l.label.as_str(), l.value), ("1 GiB", 266.0));
+        assert_eq!(l.unit.to_string(), "ns per load");
     }
 
     #[test]
-    fn an_added_sections_figure_is_judged_and_its_info_line_compared() {
-        let _swap = Swap::tally();
-        // One report a side, no samples: the fixed band on the ratio.
-        let rows = tally_rows(&[input("a", 7, 1000.0), input("b", 8, 2000.0)], 1);
-        assert_eq!(rows.len(), 2, "{rows:?}");
-        assert_eq!(
-            (rows[0].label.as_str(), &rows[0].verdicts[1]),
-            ("Words", &Verdict::Different)
-        );
-        assert_eq!(rows[1].label, "Rate");
-        assert_eq!(rows[1].verdicts[1], Verdict::Better);
-        assert_eq!(rows[1].ratios[1], Some(2.0));
-        // Five reports a side (three are too few for the family's level):
-        // their trials measure the spread, and the interval decides;
-        // halved, the rate reads worse.
-        let side = |name: &str, rates: [f64; 5]| -> Vec<Input> {
-            rates.iter().map(|&v| input(name, 7, v)).collect()
-        };
-        let a = side("a", [1000.0, 1020.0, 985.0, 1007.0, 996.0]);
-        for (b, verdict) in [
-            (
-                side("b", [2010.0, 1990.0, 2040.0, 1985.0, 2003.0]),
-                Verdict::Better,
-            ),
-            (
-                side("b", [502.0, 497.0, 510.0, 505.0, 499.0]),
-                Verdict::Worse,
-            ),
-            (
-                side("b", [1003.0, 1011.0, 992.0, 998.0, 1005.0]),
-                Verdict::Equal,
-            ),
+    fn figures_are_judged_with_their_trials() {
+        let v = "work v1, zstd 1.6.0";
+        let a = input("a", v, &[200.0, 203.0, 198.0, 201.0, 199.0, 202.0], 266.0);
+        for (mb, verdict) in [
+            ([400.0, 405.0, 398.0, 402.0, 399.0, 401.0], Verdict::Better),
+            ([100.0, 101.0, 99.0, 100.5, 99.5, 100.2], Verdict::Worse),
+            ([201.0, 199.0, 202.0, 200.0, 198.5, 201.5], Verdict::Equal),
         ] {
-            let inputs: Vec<Input> = a.iter().chain(&b).cloned().collect();
-            let rows = tally_rows(&inputs, 5);
-            assert_eq!(rows[0].verdicts[1], Verdict::Same, "{rows:?}");
-            assert_eq!(rows[1].verdicts[1], verdict, "{:?}", rows[1].judged);
-            let j = rows[1].judged[1].as_ref().expect("judged");
-            assert_eq!((j.n_a, j.n_b), (5, 5));
+            let b = input("b", v, &mb, 266.0);
+            let rows = rows(&[a.clone(), b], 1);
+            assert_eq!(rows.len(), 2, "{rows:?}");
+            assert_eq!(rows[0].verdicts[1], verdict, "{:?}", rows[0].judged);
         }
-        drop(_swap);
-        let inputs = [input("a", 7, 1000.0), input("b", 8, 2000.0)];
-        assert!(tally_rows(&inputs, 1).is_empty());
+    }
+
+    #[test]
+    fn two_workload_versions_are_not_comparable() {
+        let a = input("a", "work v1, zstd 1.6.0", &[200.0, 201.0, 199.0], 266.0);
+        let b = input("b", "work v1, zstd 1.5.7", &[200.0, 201.0, 199.0], 266.0);
+        let rows = rows(&[a, b], 1);
+        let Verdict::NotComparable { why } = &rows[0].verdicts[1] else {
+            panic!("{:?}", rows[0].verdicts);
+        };
+        assert_eq!(
+            why,
+            "work v1, zstd 1.6.0 against work v1, zstd 1.5.7: other workload versions"
+        );
+        // The latency, of one chase version, is judged.
+        assert!(!matches!(
+            rows[1].verdicts[1],
+            Verdict::NotComparable { .. }
+        ));
+    }
+
+    #[test]
+    fn trials_a_mark_distorted_are_left_out() {
+        let v = "work v1, zstd 1.6.0";
+        let a = input("a", v, &[200.0, 203.0, 198.0], 266.0);
+        let mut b = input("b", v, &[100.0, 101.0, 99.0], 266.0).report;
+        for t in &mut b.cpu_work[0].timed.trials {
+            t.marks = vec![crate::conditions::Mark::Steal { percent: 30.0 }];
+        }
+        let rows = rows(&[a, Input::new(String::from("b.json"), b)], 1);
+        assert!(
+            matches!(rows[0].verdicts[1], Verdict::Distorted { .. }),
+            "{:?}",
+            rows[0].verdicts
+        );
     }
 }

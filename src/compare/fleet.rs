@@ -200,6 +200,7 @@ fn tag(f: &Figure) -> Option<Tag> {
         Some(Tag::Distorted)
     } else {
         f.method
+            .clone()
             .filter(|m| *m != Method::CompletionLatency)
             .map(Tag::Method)
     }

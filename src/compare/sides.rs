@@ -223,7 +223,7 @@ pub fn side_fact(facts: &[&Fact]) -> Option<SideFact> {
         text,
         marks,
         conflict: head.and_then(|_| conflict(&figures)),
-        method: head.and_then(|f| f.method),
+        method: head.and_then(|f| f.method.clone()),
         trials,
         left_out,
         measure: head.and_then(|f| f.measure.clone()),

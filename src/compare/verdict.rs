@@ -208,9 +208,12 @@ fn comparable(a: &SideFact, b: &SideFact) -> Option<String> {
         return Some(why.clone());
     }
     if a.method != b.method {
-        return Some(match (a.method, b.method) {
+        return Some(match (&a.method, &b.method) {
             (Some(Method::BashQueueTime), _) | (_, Some(Method::BashQueueTime)) => {
                 "the bash original's latency column is queue time per I/O, not a latency".into()
+            }
+            (Some(Method::Version(x)), Some(Method::Version(y))) => {
+                format!("{x} against {y}: other workload versions")
             }
             (Some(x), Some(y)) => format!("{x} against {y}: other loop definitions"),
             _ => "measured differently".into(),

@@ -13,6 +13,7 @@
 //! bash original's header, sections this model does not structure) are
 //! kept beside it, never in the JSON.
 
+pub mod added;
 pub mod forms;
 pub mod trials;
 pub mod wire;
@@ -38,6 +39,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 /// The version of the bash original whose report this port reproduces.
 pub const ORIGINAL_VERSION: &str = "1.0";
 
+pub use added::{LatencyFigure, WorkFigure};
 pub use trials::{Repeated, RoundTrial, TrialOrder};
 
 /// One run of a `[ CPU loop ]` step with its conditions (load, clock) and
@@ -74,16 +76,22 @@ pub enum Section {
     Storage,
     /// `[ Storage bandwidth - ... ]`
     Io,
+    /// `[ Extended: CPU work ]` (with `-x`)
+    Work,
+    /// `[ Extended: Memory latency ]` (with `-x`)
+    Latency,
 }
 
 impl Section {
     /// Every section, in report order.
-    pub const ALL: [Section; 5] = [
+    pub const ALL: [Section; 7] = [
         Section::Cpuinfo,
         Section::Cpu,
         Section::Memory,
         Section::Storage,
         Section::Io,
+        Section::Work,
+        Section::Latency,
     ];
 
     /// The name used on the command line and in the JSON.
@@ -94,6 +102,8 @@ impl Section {
             Section::Memory => "memory",
             Section::Storage => "storage",
             Section::Io => "io",
+            Section::Work => "work",
+            Section::Latency => "latency",
         }
     }
 
@@ -129,6 +139,18 @@ impl Section {
                 "On the filesystem of the benchmark directory: synchronous O_DIRECT writes, \
                  then reads, with 1, 4 and 16 jobs, in 4k and in 1M blocks: MB/s, IO/s and \
                  the mean completion latency.",
+            ),
+            Section::Work => (
+                "[ Extended: CPU work ]",
+                "With -x: zstd compression and decompression of synthetic text, and \
+                 SHA-256, on 1 job and on all CPUs: MB/s of one job, with each \
+                 workload's version and its library's.",
+            ),
+            Section::Latency => (
+                "[ Extended: Memory latency ]",
+                "With -x: a dependent pointer chase over random cache lines of buffers \
+                 of 16 KiB to 1 GiB, and over more 4 KiB pages than a TLB holds: ns \
+                 per load, and whether huge pages backed the buffer.",
             ),
         }
     }
@@ -448,6 +470,9 @@ pub struct Plan {
     /// Number of timed steps that make up the estimate (each once, however
     /// many trials `--repeat` asks).
     pub timed_steps: u32,
+    /// `-x`: the extended sections are counted, the added ones among them.
+    #[serde(default)]
+    pub extended: bool,
     /// Memory the `-x` DRAM test would use (three arrays), bytes.
     pub dram_bytes: Option<u64>,
     /// What the device names do not show (partition of which disk, dm
@@ -567,19 +592,6 @@ fn is_one(n: &u32) -> bool {
     *n == 1
 }
 
-/// `[ Tally ]`: the figures of a section that exists only in the crate's
-/// unit tests, where it runs the added sections' code paths (render, read
-/// back, measure) that no real section exercises yet. Its field of
-/// [`Report`] is absent from every other build.
-#[cfg(test)]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Tally {
-    /// An information fact: the words of `/proc/tally`.
-    pub words: u64,
-    /// A timed figure: words counted per second.
-    pub words_per_s: f64,
-}
-
 /// A whole report.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Report {
@@ -651,10 +663,12 @@ pub struct Report {
     pub plan: Option<Plan>,
     /// What `--extended` adds.
     pub extended: Option<Extended>,
-    /// The test-only added section's figures (unit tests only).
-    #[cfg(test)]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tally: Option<Tally>,
+    /// `[ Extended: CPU work ]`: each workload at each job count.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cpu_work: Vec<WorkFigure>,
+    /// `[ Extended: Memory latency ]`: each buffer size.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub memory_latency: Vec<LatencyFigure>,
     /// Sections that could not run (the exit status is then 1).
     pub failed_sections: Failures,
     /// For a report printed by the bash original: its header.
@@ -709,8 +723,8 @@ impl Report {
             storage_bandwidth_skipped: None,
             plan: None,
             extended: None,
-            #[cfg(test)]
-            tally: None,
+            cpu_work: Vec::new(),
+            memory_latency: Vec::new(),
             failed_sections: Failures::default(),
             original: None,
             run_fs_device: None,

@@ -581,7 +581,7 @@ fn run_time_line(p: &Plan, r: &Report) -> String {
     if let Some(n) = p.repeat {
         line.push_str(&format!(" {TRIALS_SIGN} {n} trials"));
         // The steps run once: `-x`'s, and each added section's.
-        let added = sections::timed(|s| r.runs(s));
+        let added = sections::timed(|s| p.extended && r.runs(s));
         let x_once = once - added.iter().map(|(_, n)| n).sum::<u32>().min(once);
         let words: Vec<String> = (x_once > 0)
             .then(|| format!("{x_once} of -x"))

@@ -11,6 +11,7 @@ use crate::cpu_loop::{self, LoopStep};
 use crate::dd_io::{self, Advisory, Direction, IoConfig, IoSkip, LineResult};
 use crate::membw::dram::{self, DramBandwidth};
 use crate::membw::{self, DdBandwidth};
+use crate::model::added::Rate;
 use crate::model::BlockSize;
 use crate::sysinfo::cgroup::CgroupLimits;
 use crate::{signals, Sysroot};
@@ -43,9 +44,9 @@ pub trait Measure {
     /// `live` measured, or `stand_in`.
     fn timed(
         &self,
-        live: &mut dyn FnMut() -> anyhow::Result<f64>,
-        stand_in: f64,
-    ) -> anyhow::Result<f64>;
+        live: &mut dyn FnMut() -> anyhow::Result<Rate>,
+        stand_in: Rate,
+    ) -> anyhow::Result<Rate>;
 }
 
 /// An open storage workspace.
@@ -111,9 +112,9 @@ impl Measure for Live {
 
     fn timed(
         &self,
-        live: &mut dyn FnMut() -> anyhow::Result<f64>,
-        _stand_in: f64,
-    ) -> anyhow::Result<f64> {
+        live: &mut dyn FnMut() -> anyhow::Result<Rate>,
+        _stand_in: Rate,
+    ) -> anyhow::Result<Rate> {
         live()
     }
 

@@ -159,6 +159,13 @@ impl<'a> Run<'a> {
         .into_iter()
         .filter(|(s, _)| sections.runs(*s))
         .map(|(_, k)| k)
+        // The added sections' steps are cut in trials as the others.
+        .chain(
+            crate::sections::added()
+                .iter()
+                .filter(|s| cfg.extended && sections.runs(s.section()))
+                .map(|s| s.kind()),
+        )
         .collect();
         let per_delay = trials::run_trials(&kinds, cfg.loop_delay, cfg.trials);
         if !cfg.dry_run {

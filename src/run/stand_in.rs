@@ -11,6 +11,7 @@ use crate::dd_io::{self, Advisory, Direction, IoConfig, IoSkip, LineResult};
 use crate::end::End;
 use crate::membw::dram::{self, DramBandwidth, DramRun};
 use crate::membw::DdBandwidth;
+use crate::model::added::Rate;
 use crate::model::BlockSize;
 use crate::samples::{self, Samples};
 use crate::sysinfo::cgroup::CgroupLimits;
@@ -177,9 +178,9 @@ impl Measure for StandIn {
 
     fn timed(
         &self,
-        _live: &mut dyn FnMut() -> anyhow::Result<f64>,
-        stand_in: f64,
-    ) -> anyhow::Result<f64> {
+        _live: &mut dyn FnMut() -> anyhow::Result<Rate>,
+        stand_in: Rate,
+    ) -> anyhow::Result<Rate> {
         Ok(stand_in)
     }
 }

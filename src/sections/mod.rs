@@ -1,30 +1,33 @@
-//! The sections added after the original's: each is one file here that
-//! says its title, its lines of text, how they read back, and how it is
-//! measured (through a [`Measurer`]), what it says to `compare` (its
-//! [`AddedFact`]s), and one line in [`ADDED`]. The text renderer, the reader,
-//! the runner, the plan and compare go through this list ([`added`]),
-//! so a new section changes none of them; the crate's unit tests run a
-//! test-only section through them (`testing`).
+//! The sections added after the original's, all of `-x`: each is one
+//! file here that says its title, its lines of text, how they read back,
+//! how it is measured (through a [`Measurer`], which runs its steps in
+//! trials with the marks of every timed step), what it says to `compare`
+//! (its [`AddedFact`]s), and one line in [`ADDED`]. The text renderer, the
+//! reader, the runner, the plan and compare go through this list
+//! ([`added`]), so a new section changes none of them.
 //!
 //! Below `report`, `compare` and `run` (all three read [`ADDED`]): a
 //! section file imports the model, its measuring module and nothing of
 //! the report's layers. The standard sections keep their own code: their
 //! text is the original's, line for line.
 
-#[cfg(test)]
-pub mod testing;
+pub mod latency;
+pub mod work;
 
 use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::conditions::{mark, Mark};
+use crate::model::added::{AddedTrial, Rate, RateTrial, Trials};
 use crate::model::{Report, Section};
 pub use crate::stats::Better;
 use crate::sysroot::Sysroot;
+use crate::trials::StepKind;
 
 /// Every added section, in report order: after the standard sections and
-/// `-x`'s, before `--dry-run`'s plan.
-pub static ADDED: &[&dyn Added] = &[];
+/// `-x`'s, before `--dry-run`'s plan. Each runs with `-x` only.
+pub static ADDED: &[&dyn Added] = &[&work::WorkSection, &latency::LatencySection];
 
 /// One added section, end to end but for its data (a field of
 /// [`Report`]) and its measuring module.
@@ -43,28 +46,25 @@ pub trait Added: Sync {
     /// Reads its lines (title excluded, trailing blank lines dropped)
     /// into `r`; the error names what was expected.
     fn read(&self, r: &mut Report, lines: &[&str]) -> Result<(), String>;
-    /// How many timed figures [`Added::measure`] takes, each one loop
-    /// delay long and run once whatever `--repeat` says: the dry run's
-    /// plan counts them in its run time.
-    fn timed_steps(&self) -> u32 {
-        0
-    }
-    /// Measures it into `r` through `measurer`: an error is the section's
+    /// How its trials are cut from a loop delay ([`crate::trials`]).
+    fn kind(&self) -> StepKind;
+    /// How many timed steps [`Added::measure`] takes at most, each one
+    /// loop delay long and run once whatever `--repeat` says: the dry
+    /// run's plan counts them in its run time.
+    fn timed_steps(&self) -> u32;
+    /// Measures it into `r` through `probe`: an error is the section's
     /// failure (stderr and the exit status say it), not the run's.
-    fn measure(&self, measurer: &dyn Measurer, r: &mut Report) -> anyhow::Result<()>;
+    fn measure(&self, measurer: &mut dyn Measurer, r: &mut Report) -> anyhow::Result<()>;
     /// Puts in `r` an example of its data (not its `Section`), drawn with
     /// `draw` (a uniform whole number below its argument), as its lines
     /// and its JSON carry it exactly: the round-trip tests read every
     /// added section back from text and JSON in random reports with it
-    /// (`tests/fixtures/report_roundtrip.rs`), so a new section needs no case there.
+    /// (`tests/report_roundtrip.rs`), so a new section needs no case there.
     fn example(&self, r: &mut Report, draw: &mut dyn FnMut(u64) -> u64);
-    /// What `r` says of it, line by line in its order, for `compare`
-    /// (none by default: compare then shows nothing of it). A report's
-    /// text and JSON must give the same facts: a figure's value is the
-    /// figure as its line prints it.
-    fn facts(&self, _r: &Report) -> Vec<AddedFact> {
-        Vec::new()
-    }
+    /// What `r` says of it, line by line in its order, for `compare`. A
+    /// report's text and JSON must give the same facts: a figure's value
+    /// is the figure as its line prints it.
+    fn facts(&self, r: &Report) -> Vec<AddedFact>;
 }
 
 /// One line of an added section as `compare` reads it: neutral data that
@@ -91,14 +91,20 @@ pub struct AddedFigure {
     pub value: f64,
     /// As printed.
     pub text: String,
-    /// Its unit's word, as printed after the figure (`words/s`).
+    /// Its unit's word, as printed after the figure (`MB/s`).
     pub unit: &'static str,
     /// Which way is better.
     pub better: Better,
-    /// Each trial's value: one, or one per `--repeat` trial.
-    pub trials: Vec<f64>,
+    /// Each trial's value and marks: one (the figure's), or one per
+    /// trial; compare leaves out the trials a mark distorted.
+    pub trials: Vec<(f64, Vec<Mark>)>,
+    /// The figure's marks, as its line prints them.
+    pub marks: Vec<Mark>,
     /// How much such a figure varies from run to run.
     pub spread: RunSpread,
+    /// What it was measured with (`work v1, zstd 1.6.0`): two figures of
+    /// different versions are not comparable.
+    pub version: String,
 }
 
 /// How much a figure varies from one run to the next, which a report of
@@ -117,42 +123,129 @@ pub struct RunSpread {
     pub floor_cv: f64,
 }
 
-impl RunSpread {
-    /// `assumed_cv`, without a floor.
-    pub const fn assumed(assumed_cv: f64) -> RunSpread {
-        RunSpread {
-            assumed_cv,
-            floor_cv: 0.0,
-        }
-    }
+/// One timed step to run in trials: its label (the progress display's)
+/// and the jobs it keeps busy (what the load marks judge).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    /// As the progress display names it.
+    pub label: String,
+    /// CPUs it keeps busy.
+    pub jobs: u32,
 }
 
-/// What a section measures with: the run's sysroot and loop delay, and
-/// the one door to timed figures, which the run's measure (live, or the
+/// A trial function: step `i` run for the given time, calling the
+/// `poll` it is given every 10 ms or so (it samples the host and returns
+/// true when the run is stopped).
+pub type TrialFn<'a> = dyn FnMut(usize, Duration, &dyn Fn() -> bool) -> anyhow::Result<Rate> + 'a;
+
+/// What a section measures with: the run's sysroot and CPUs, and the one
+/// door to timed figures, which the run's measure (live, or the
 /// deterministic stand-in) chose once.
 pub trait Measurer {
     /// Where `/proc`, `/sys` and `/dev` are read.
     fn sysroot(&self) -> &Sysroot;
-    /// The loop delay: how long a timed step runs.
-    fn delay(&self) -> Duration;
-    /// A timed figure: `live` measured, or `stand_in` under the stand-in.
-    fn timed(
-        &self,
-        live: &mut dyn FnMut() -> anyhow::Result<f64>,
-        stand_in: f64,
-    ) -> anyhow::Result<f64>;
+    /// The CPUs this process may run on.
+    fn cpus(&self) -> usize;
+    /// The cgroup's memory headroom (limit minus usage), bytes, if any.
+    fn memory_headroom(&self) -> Option<u64>;
+    /// Runs every step of `steps` in trials of a loop delay cut as
+    /// `kind`'s: in shuffled rounds when `interleaved`, else each step's
+    /// trials one after the other. `trial` measures one live; under the
+    /// stand-in, `stand_in(i)` is step `i`'s every trial. Each trial
+    /// carries the marks of what the host did meanwhile.
+    fn trials(
+        &mut self,
+        kind: StepKind,
+        steps: &[Step],
+        interleaved: bool,
+        trial: &mut TrialFn<'_>,
+        stand_in: &dyn Fn(usize) -> Rate,
+    ) -> anyhow::Result<Vec<Vec<RateTrial>>>;
 }
 
-/// The added sections every code path goes through, in report order:
-/// [`ADDED`]. In the crate's unit tests, a test may put its own list in
-/// its place on its thread (`testing::Swap`): the paths then run a
-/// test-only section, which [`ADDED`], empty until a real section lands,
-/// cannot give them.
-pub fn added() -> &'static [&'static dyn Added] {
-    #[cfg(test)]
-    if let Some(list) = testing::swapped() {
-        return list;
+/// The pooled figure of a step's `trials` (their work over their time,
+/// through `figure`) and its [`Trials`], each trial's value by `figure`.
+pub fn pooled(trials: &[RateTrial], figure: impl Fn(Rate) -> f64) -> (f64, Trials) {
+    let sum = Rate {
+        work: trials.iter().map(|t| t.rate.work).sum(),
+        elapsed_ns: trials.iter().map(|t| t.rate.elapsed_ns).sum(),
+    };
+    let (marks, marks_in_trials) = mark::of_trials(trials.iter().map(|t| t.marks.as_slice()));
+    let marks_in_trials = if trials.len() > 1 {
+        marks_in_trials
+    } else {
+        Vec::new()
+    };
+    let trials_out = if trials.len() > 1 {
+        trials
+            .iter()
+            .map(|t| AddedTrial {
+                round: t.round,
+                value: figure(t.rate),
+                marks: t.marks.clone(),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    (
+        figure(sum),
+        Trials {
+            marks,
+            marks_in_trials,
+            trials: trials_out,
+        },
+    )
+}
+
+/// A figure's trials for compare: each trial's value (through `value`)
+/// and marks, or the figure and its marks when it has no trials (read
+/// from text, or one block).
+pub fn fact_trials(figure: f64, t: &Trials, value: impl Fn(f64) -> f64) -> Vec<(f64, Vec<Mark>)> {
+    if t.trials.is_empty() {
+        return vec![(figure, t.marks.clone())];
     }
+    t.trials
+        .iter()
+        .map(|x| (value(x.value), x.marks.clone()))
+        .collect()
+}
+
+/// `figure`'s marks as its line prints them: ` (busy 12 %: cargo)`.
+pub fn marks_text(t: &Trials) -> String {
+    t.marks
+        .iter()
+        .enumerate()
+        .map(|(i, m)| format!(" ({})", mark::text_in(m, t.marks_in_trials.get(i))))
+        .collect()
+}
+
+/// The figure and marks of a line's tail `X UNIT (mark) (mark)`.
+pub fn parse_tail(tail: &str, unit: &str) -> Option<(f64, Trials)> {
+    let (x, rest) = tail.trim().split_once(unit)?;
+    let x: f64 = x.trim().parse().ok()?;
+    let mut t = Trials::default();
+    let mut shares = Vec::new();
+    let mut rest = rest.trim();
+    while !rest.is_empty() {
+        let close = rest.find(')')?;
+        let inner = rest.strip_prefix('(')?.get(..close - 1)?;
+        rest = rest[close + 1..].trim_start();
+        let (m, share) = mark::parse_in(inner)?;
+        t.marks.push(m);
+        shares.push(share);
+    }
+    if let Some(of) = shares.iter().flatten().map(|s| s.of).next() {
+        t.marks_in_trials = shares
+            .iter()
+            .map(|s| s.unwrap_or(mark::InTrials { trials: of, of }))
+            .collect();
+    }
+    Some((x, t))
+}
+
+/// The added sections every code path goes through, in report order.
+pub fn added() -> &'static [&'static dyn Added] {
     ADDED
 }
 
@@ -211,43 +304,28 @@ mod tests {
 
     #[test]
     fn added_titles_are_unique_and_not_standard() {
-        // The real sections, the test-only ones, and both together (a
-        // test-only title must not hide a real one from the tests).
-        let test_only = testing::LIST;
-        let both: Vec<&dyn Added> = ADDED.iter().chain(test_only).copied().collect();
-        for list in [ADDED, test_only, &both] {
-            assert_eq!(title_clash(list), None);
-        }
-        // The reader finds each test-only section by its title.
-        let _swap = testing::Swap::tally();
-        for (i, s) in test_only.iter().enumerate() {
+        assert_eq!(title_clash(ADDED), None);
+        for (i, s) in ADDED.iter().enumerate() {
             assert_eq!(by_title(s.title()).map(|(j, _)| j), Some(i));
         }
         // The check can fail.
-        let tally = &testing::TallySection;
-        assert_eq!(title_clash(&[tally, tally]), Some("\"Tally\" twice".into()));
-        struct Plan;
-        impl Added for Plan {
-            fn section(&self) -> Section {
-                Section::Cpuinfo
-            }
-            fn title(&self) -> &'static str {
-                "Plan"
-            }
-            fn present(&self, _: &Report) -> bool {
-                false
-            }
-            fn lines(&self, _: &Report) -> Vec<String> {
-                Vec::new()
-            }
-            fn read(&self, _: &mut Report, _: &[&str]) -> Result<(), String> {
-                Ok(())
-            }
-            fn measure(&self, _: &dyn Measurer, _: &mut Report) -> anyhow::Result<()> {
-                Ok(())
-            }
-            fn example(&self, _: &mut Report, _: &mut dyn FnMut(u64) -> u64) {}
-        }
-        assert!(title_clash(&[tally, &Plan]).is_some());
+        let work: &dyn Added = &work::WorkSection;
+        assert_eq!(
+            title_clash(&[work, work]),
+            Some("\"Extended: CPU work\" twice".into())
+        );
+    }
+
+    #[test]
+    fn marks_read_back_from_a_lines_tail() {
+        let t = Trials {
+            marks: vec![Mark::Steal { percent: 12.0 }],
+            marks_in_trials: vec![mark::InTrials { trials: 2, of: 6 }],
+            trials: Vec::new(),
+        };
+        let tail = format!("  12.50 MB/s{}", marks_text(&t));
+        assert_eq!(parse_tail(&tail, "MB/s"), Some((12.5, t)));
+        assert_eq!(parse_tail("1.5 ns", "ns"), Some((1.5, Trials::default())));
+        assert_eq!(parse_tail("1.5 ns (what)", "ns"), None);
     }
 }

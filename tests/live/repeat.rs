@@ -171,11 +171,21 @@ fn the_plan_counts_every_trial_but_the_extended_ones() {
     let got = three["estimated_run_s"].as_f64().unwrap();
     assert!((got - want).abs() < 1e-6, "{got} vs {want}");
     let one_s = one["estimated_run_s"].as_f64().unwrap();
-    assert!(got > 2.5 * one_s, "{got} vs {one_s}");
+    assert!(
+        (one_s - (steps * 30.0 + rests(&one))).abs() < 1e-6,
+        "{one_s}"
+    );
+    assert!(got > 1.8 * one_s, "{got} vs {one_s}");
     let text = String::from_utf8(qb(&["--dry-run", "-x", "--repeat", "3", "30"]).stdout).unwrap();
-    // `-x`'s 3 steps run once (an added section's timed steps, once too,
-    // would be named after them).
-    assert!(text.contains(" s × 3 trials and 3 of -x "), "{text}");
+    // `-x`'s 3 steps run once, and the added sections' steps, named
+    // after them.
+    assert!(
+        text.contains(
+            " s × 3 trials and 3 of -x and 6 of Extended: CPU work and \
+             10 of Extended: Memory latency once"
+        ),
+        "{text}"
+    );
     assert!(
         text.contains("Run       : loop delay 30 s × 3 trials, "),
         "{text}"
