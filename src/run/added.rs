@@ -4,7 +4,7 @@
 use super::{Run, Stop};
 use crate::conditions::mark::{self, Step as MarkStep};
 use crate::model::added::{Rate, RateTrial};
-use crate::sections::{self, Measurer, Step, TrialFn};
+use crate::sections::{self, Measurer, TimedStep, TrialFn};
 use crate::sink::Item;
 use crate::trials::StepKind;
 use crate::{signals, Sysroot};
@@ -33,7 +33,7 @@ impl Measurer for RunMeasurer<'_, '_> {
     fn trials(
         &mut self,
         kind: StepKind,
-        steps: &[Step],
+        steps: &[TimedStep],
         interleaved: bool,
         trial: &mut TrialFn<'_>,
         stand_in: &dyn Fn(usize) -> Rate,

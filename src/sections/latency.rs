@@ -2,7 +2,9 @@
 //! over each buffer size that memory allows, and over more 4 KiB pages
 //! than a TLB holds, as ns per load.
 
-use super::{parse_tail, pooled, Added, AddedFact, AddedFigure, Better, Measurer, RunSpread, Step};
+use super::{
+    parse_tail, pooled, Added, AddedFact, AddedFigure, Better, Measurer, RunSpread, TimedStep,
+};
 use crate::latency::{self, Chase, Layout, CHASE_VERSION, LINE, PAGE, SIZES, TLB_PAGES};
 use crate::model::added::{Rate, Trials};
 use crate::model::{LatencyFigure, Report, Section};
@@ -180,9 +182,9 @@ impl Added for LatencySection {
             .map(|&s| (s, Layout::Lines))
             .collect();
         buffers.push(((TLB_PAGES * PAGE) as u64, Layout::LinePerPage));
-        let steps: Vec<Step> = buffers
+        let steps: Vec<TimedStep> = buffers
             .iter()
-            .map(|&(s, l)| Step {
+            .map(|&(s, l)| TimedStep {
                 label: match l {
                     Layout::Lines => size_text(s),
                     Layout::LinePerPage => format!("{TLB}{}", size_text(s)),

@@ -126,7 +126,7 @@ pub struct RunSpread {
 /// One timed step to run in trials: its label (the progress display's)
 /// and the jobs it keeps busy (what the load marks judge).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Step {
+pub struct TimedStep {
     /// As the progress display names it.
     pub label: String,
     /// CPUs it keeps busy.
@@ -156,7 +156,7 @@ pub trait Measurer {
     fn trials(
         &mut self,
         kind: StepKind,
-        steps: &[Step],
+        steps: &[TimedStep],
         interleaved: bool,
         trial: &mut TrialFn<'_>,
         stand_in: &dyn Fn(usize) -> Rate,

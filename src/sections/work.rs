@@ -1,7 +1,9 @@
 //! `[ Extended: CPU work ]`: each workload of [`crate::work`] on 1 job
 //! and on every CPU this process may use, as MB/s of one job.
 
-use super::{parse_tail, pooled, Added, AddedFact, AddedFigure, Better, Measurer, RunSpread, Step};
+use super::{
+    parse_tail, pooled, Added, AddedFact, AddedFigure, Better, Measurer, RunSpread, TimedStep,
+};
 use crate::model::added::{Rate, Trials};
 use crate::model::{Report, Section, WorkFigure};
 use crate::trials::StepKind;
@@ -145,7 +147,7 @@ impl Added for WorkSection {
         let mut which = Vec::new();
         for w in Workload::ALL {
             for jobs in job_counts(measurer.cpus()) {
-                steps.push(Step {
+                steps.push(TimedStep {
                     label: format!("{} {jobs} // jobs", w.name()),
                     jobs,
                 });
