@@ -36,7 +36,8 @@ fn cpu_steps_say_their_spread_under_x_only() {
     )
     .unwrap();
     let ext = section(&text, "Extended: CPU");
-    let steps: Vec<_> = ext.iter().filter(|l| l.contains("// jobs")).collect();
+    // the steps' lines (not their `Core` lines)
+    let steps: Vec<_> = ext.iter().filter(|l| l.contains("// jobs :")).collect();
     assert!(!steps.is_empty(), "{text}");
     for l in steps {
         let n: u32 = match spread.captures(l) {

@@ -35,8 +35,10 @@ fn under_pty(extra: &str) -> (String, String) {
 /// digits, dots and blanks becomes one `#` (figures differ in width from
 /// run to run; labels, titles and line order must not).
 fn layout(text: &str) -> String {
-    // Load marks depend on what else ran meanwhile (other tests): not layout.
-    let marks = regex::Regex::new(r" \((busy|steal|throttled|other I/O|cached)[^)]*\)").unwrap();
+    // Load marks depend on what else ran meanwhile (other tests, the host's
+    // other tenants): not layout.
+    let marks =
+        regex::Regex::new(r" \((busy|steal|shared|throttled|other I/O|cached)[^)]*\)").unwrap();
     let text = marks.replace_all(text, "");
     text.lines()
         .map(|l| {
