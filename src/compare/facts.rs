@@ -216,10 +216,15 @@ where
                     .filter(|(_, c)| *c == 'a')
                     .map(|(x, _)| *x)
                     .collect();
-                Some(trial(rt.alone_rate?, Summary::of_finite(&alone), r.marks()))
+                // A trial judged only by its samples needs their interval:
+                // a rate alone of a sample or two is no figure.
+                let within = Summary::of_finite(&alone).filter(|w| w.ci95_lo.is_some());
+                Some(trial(rt.alone_rate?, Some(within?), r.marks()))
             })
             .collect();
-        v.push(Fact::Figure(f));
+        if !f.trials.is_empty() {
+            v.push(Fact::Figure(f));
+        }
     }
     let not_shared = |f: f64| (100.0 * (1.0 - f)).max(1.0);
     let value = not_shared(t.shared_fraction.unwrap_or(0.0));
@@ -529,9 +534,11 @@ mod tests {
     #[test]
     fn a_steps_tenancy_gives_alone_and_not_shared_rows_from_its_trials() {
         let trials = vec![
-            trial(Some(120.0), 0.5, "aass"),
-            trial(None, 1.0, "ssss"),
-            trial(Some(121.0), 0.0, "aaaa"),
+            trial(Some(120.0), 0.5, "aaaassss"),
+            trial(None, 1.0, "ssssssss"),
+            trial(Some(121.0), 0.0, "aaaaaaaa"),
+            // one alone sample: no interval, left out of the alone row
+            trial(Some(119.0), 0.875, "asssssss"),
         ];
         let mut step = Repeated::of_trials(
             trials
@@ -560,11 +567,12 @@ mod tests {
             [" 1 // jobs", " 1 // jobs alone", " 1 // jobs not shared"]
         );
         let values = |f: &Figure| -> Vec<f64> { f.trials.iter().map(|t| t.trial.value).collect() };
-        // the trial with no sample alone has no alone rate
+        // the trial with no sample alone has no alone rate, the one with a
+        // single sample no interval
         assert_eq!(values(&figures[1]), [120.0, 121.0]);
-        assert_eq!(figures[1].trials[0].trial.within.as_ref().unwrap().n, 2);
+        assert_eq!(figures[1].trials[0].trial.within.as_ref().unwrap().n, 4);
         // shared throughout still has a ratio: 1 %
-        assert_eq!(values(&figures[2]), [50.0, 1.0, 100.0]);
+        assert_eq!(values(&figures[2]), [50.0, 1.0, 100.0, 12.5]);
         assert_eq!(figures[2].value, 50.0);
         assert_eq!(figures[2].line, LineId::NotShared(Some(1)));
         assert!(figures.iter().all(|f| f.method == figures[0].method));
