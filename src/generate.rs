@@ -657,7 +657,7 @@ fn examples_and_see_also(r: &mut Roff) {
     ]);
     r.control("PP", []);
     r.text([roman(
-        "README.md beside the binary explains the report and points at docs/REPORT.md (every \
+        "README.md beside the binary explains the report and points at docs/READING.md (every \
          line) and docs/MARKS.md (the marks). \
          The bash original: https://github.com/bearstech/quickbench",
     )]);

@@ -8,7 +8,7 @@
 #       complete/quickbench.fish, schema/report.schema.json,
 #       schema/compare.schema.json (README and `compare --help` point at
 #       them), the user's docs README points at (docs/COMPARE.md,
-#       INSTALL.md, KERNELS.md, MARKS.md, METHOD.md, REPORT.md,
+#       INSTALL.md, KERNELS.md, MARKS.md, METHOD.md, READING.md,
 #       TRACKING.md), README.md and LICENSE; and the bare
 #       binary as OUTDIR/quickbench-VERSION-TARGET (what contrib/ansible's
 #       quickbench_url downloads).
@@ -74,7 +74,7 @@ archive() {
     install -m 0644 "$root"/schema/*.schema.json "$dir/schema/"
     # The user's docs; ARCHITECTURE.md and TESTING.md are for contributors.
     local doc
-    for doc in COMPARE INSTALL KERNELS MARKS METHOD REPORT TRACKING; do
+    for doc in COMPARE INSTALL KERNELS MARKS METHOD READING TRACKING; do
         install -m 0644 "$root/docs/$doc.md" "$dir/docs/"
     done
     chmod 0644 "$dir/quickbench.1" "$dir"/complete/*
